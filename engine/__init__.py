@@ -1,0 +1,27 @@
+"""Pure-Python rules engine for UNO and four of its variants.
+
+No Flask, no SQLite: the app and the tests drive it through these names.
+"""
+
+from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_text, parse_cards
+from .game import Game, NoPointsError
+from .options import TableOptions
+from .scoring import (
+    HandOutcome,
+    HandScore,
+    ScoringError,
+    ScoringMode,
+    Standings,
+    end_game,
+    new_standings,
+    score_game,
+    score_hand,
+)
+from .variants import VARIANTS, find_variant
+
+__all__ = [
+    "ALL_CARDS", "COLORS", "Card", "CardError", "Color", "Rank", "card", "cards_text",
+    "parse_cards", "Game", "NoPointsError", "TableOptions", "HandOutcome", "HandScore",
+    "ScoringError", "ScoringMode", "Standings", "end_game", "new_standings", "score_game",
+    "score_hand", "VARIANTS", "find_variant",
+]

@@ -1,0 +1,262 @@
+"""Scoring modes as pure functions over hands.
+
+A game's standings are always recomputed from its hands (:func:`score_game`),
+so editing or deleting a past hand needs no bookkeeping: winners, eliminations
+and totals follow from the hands alone.
+
+Seats are numbered 0..n-1 clockwise (R1). A hand is described by who went out
+and the points each other player was caught holding.
+
+>>> s = score_game(ScoringMode.STANDARD, 3, [HandOutcome(0, {1: 30, 2: 12})], target=40)
+>>> s.totals, s.finished
+((42, 0, 0), True)
+>>> s.winners
+(0,)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+
+class ScoringError(ValueError):
+    """Raised for a hand that cannot be scored (unknown seat, negative points...)."""
+
+
+class ScoringMode(enum.Enum):
+    """How hands turn into a game result (R15, R32, R37)."""
+
+    #: R15a: the player who goes out scores the cards left in opponents' hands.
+    STANDARD = "standard"
+    #: R15b: everyone is charged what they hold; at the target, the lowest total wins.
+    LOWEST_WINS = "lowest-wins"
+    #: R15c: four players, partners across; a team scores both opponents' hands.
+    PARTNERS = "partners"
+    #: R15d: charged like lowest-wins; reaching the target eliminates; last one standing wins.
+    CHALLENGE = "challenge"
+    #: R32, R37: no points; each hand's winner gets one win.
+    WIN_TALLY = "win-tally"
+
+    @property
+    def label(self) -> str:
+        """Short name for menus."""
+        return _LABELS[self]
+
+    @property
+    def uses_points(self) -> bool:
+        """False when only who went out matters."""
+        return self is not ScoringMode.WIN_TALLY
+
+    @property
+    def charges_holder(self) -> bool:
+        """True when points count against the player holding them."""
+        return self in (ScoringMode.LOWEST_WINS, ScoringMode.CHALLENGE)
+
+
+_LABELS = {
+    ScoringMode.STANDARD: "Standard: winner scores opponents' cards",
+    ScoringMode.LOWEST_WINS: "Lowest score wins",
+    ScoringMode.PARTNERS: "Partners (4 players)",
+    ScoringMode.CHALLENGE: "Challenge UNO (elimination)",
+    ScoringMode.WIN_TALLY: "Count wins (no points)",
+}
+
+#: R15c: partners sit across the table.
+PARTNER_TEAMS: tuple[tuple[int, int], ...] = ((0, 2), (1, 3))
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """One hand as the table reports it."""
+
+    #: Seat of the player who went out.
+    went_out: int
+    #: Points each other player in the hand was caught holding, by seat.
+    held: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """What one hand did to the standings."""
+
+    number: int
+    went_out: int
+    #: Points scored (standard, partners), charged (lowest-wins, challenge) or wins (tally), by seat.
+    points: Mapping[int, int]
+    #: Everyone's totals after this hand.
+    totals: tuple[int, ...]
+    #: Seats eliminated by this hand (challenge mode).
+    eliminated: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A game's state of play between hands."""
+
+    mode: ScoringMode
+    seats: int
+    #: Points (or wins, in a tally) that end the game; None for an open-ended tally.
+    target: int | None
+    totals: tuple[int, ...]
+    hands: tuple[HandScore, ...] = ()
+    eliminated: frozenset[int] = frozenset()
+    #: Seats that won the game; empty while it goes on. Partners win together.
+    winners: tuple[int, ...] = ()
+    #: Number of the hand that decided the game.
+    decided_at: int | None = None
+    teams: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        """True once the game has a winner."""
+        return bool(self.winners)
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats still in the game (all but the eliminated)."""
+        return tuple(s for s in range(self.seats) if s not in self.eliminated)
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """Seats currently in front: most points, or fewest where points count against."""
+        contenders = self.active
+        if not self.hands:
+            return ()
+        if self.mode.charges_holder:
+            best = min(self.totals[s] for s in contenders)
+        else:
+            best = max(self.totals[s] for s in contenders)
+        return tuple(s for s in contenders if self.totals[s] == best)
+
+    def to_go(self, seat: int) -> int | None:
+        """Points (or wins) this seat still needs to reach the target."""
+        if self.target is None:
+            return None
+        return max(self.target - self.totals[seat], 0)
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """The seats sharing a total with ``seat`` (just itself outside partners)."""
+        for team in self.teams:
+            if seat in team:
+                return team
+        return (seat,)
+
+
+def new_standings(
+    mode: ScoringMode,
+    seats: int,
+    target: int | None,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> Standings:
+    """Standings before the first hand, after checking the setup fits the mode."""
+    if seats < 2:
+        raise ScoringError("a game needs at least 2 players")
+    if target is not None and target <= 0:
+        raise ScoringError("the target must be a positive number")
+    if mode is not ScoringMode.WIN_TALLY and target is None:
+        raise ScoringError("a scored game needs a target")
+    chosen: tuple[tuple[int, ...], ...] = ()
+    if mode is ScoringMode.PARTNERS:
+        if seats != 4:
+            raise ScoringError("partners is played by exactly 4 players (R15c)")
+        chosen = tuple(tuple(t) for t in (teams or PARTNER_TEAMS))
+        if sorted(s for t in chosen for s in t) != [0, 1, 2, 3] or len(chosen) != 2:
+            raise ScoringError("partners needs two teams of two covering all four seats")
+    return Standings(mode, seats, target, (0,) * seats, teams=chosen)
+
+
+def score_hand(standings: Standings, outcome: HandOutcome) -> Standings:
+    """The standings after one more hand; raises :class:`ScoringError` for a bad hand."""
+    s = standings
+    if s.finished and s.mode is ScoringMode.CHALLENGE:
+        raise ScoringError("this Challenge UNO game is over: only one player is left")
+    out = outcome.went_out
+    if out not in s.active:
+        raise ScoringError(f"seat {out} is not playing in this game")
+    opponents = _opponents(s, out)
+    held = dict(outcome.held)
+    if s.mode.uses_points:
+        for seat, pts in held.items():
+            if seat not in opponents and seat not in s.team_of(out):
+                raise ScoringError(f"seat {seat} is not an opponent in this hand")
+            if not isinstance(pts, int) or isinstance(pts, bool) or pts < 0:
+                raise ScoringError("points must be whole numbers, 0 or more")
+        missing = [seat for seat in opponents if seat not in held]
+        if missing:
+            raise ScoringError(f"points are missing for seat(s) {missing}")
+
+    points = _hand_points(s, out, opponents, held)
+    totals = list(s.totals)
+    for seat, pts in points.items():
+        for member in s.team_of(seat):
+            totals[member] += pts
+    new_totals = tuple(totals)
+    number = len(s.hands) + 1
+
+    knocked_out: frozenset[int] = frozenset()
+    eliminated = s.eliminated
+    winners, decided_at = s.winners, s.decided_at
+    if s.mode is ScoringMode.CHALLENGE:
+        assert s.target is not None
+        knocked_out = frozenset(seat for seat in s.active if new_totals[seat] >= s.target)
+        eliminated = s.eliminated | knocked_out
+        left = [seat for seat in range(s.seats) if seat not in eliminated]
+        if len(left) == 1:  # R15d: last one standing, including a head-to-head decider
+            winners, decided_at = (left[0],), number
+    elif not s.finished and s.target is not None:
+        reached = [seat for seat in range(s.seats) if new_totals[seat] >= s.target]
+        if reached:
+            decided_at = number
+            if s.mode is ScoringMode.LOWEST_WINS:  # R15b
+                low = min(new_totals)
+                winners = tuple(seat for seat in range(s.seats) if new_totals[seat] == low)
+            else:
+                winners = tuple(sorted({m for seat in reached for m in s.team_of(seat)}))
+
+    hand = HandScore(number, out, points, new_totals, knocked_out)
+    return replace(
+        s, totals=new_totals, hands=s.hands + (hand,), eliminated=eliminated,
+        winners=winners, decided_at=decided_at,
+    )
+
+
+def score_game(
+    mode: ScoringMode,
+    seats: int,
+    hands: Iterable[HandOutcome],
+    target: int | None,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> Standings:
+    """Standings after all ``hands``, scored from scratch."""
+    standings = new_standings(mode, seats, target, teams)
+    for outcome in hands:
+        standings = score_hand(standings, outcome)
+    return standings
+
+
+def end_game(standings: Standings) -> Standings:
+    """Close a game that has no winner yet (an open tally): the leaders win."""
+    if standings.finished:
+        return standings
+    if not standings.hands:
+        raise ScoringError("no hand has been played yet")
+    return replace(standings, winners=standings.leaders, decided_at=len(standings.hands))
+
+
+def _opponents(s: Standings, out: int) -> tuple[int, ...]:
+    team = s.team_of(out)
+    return tuple(seat for seat in s.active if seat not in team)
+
+
+def _hand_points(
+    s: Standings, out: int, opponents: Sequence[int], held: Mapping[int, int]
+) -> dict[int, int]:
+    if s.mode is ScoringMode.WIN_TALLY:
+        return {out: 1}
+    if s.mode.charges_holder:  # R15b, R15d: the player who went out holds nothing
+        return {out: 0, **{seat: held[seat] for seat in opponents}}
+    # R15a, R15c: the player (for partners, the team) who went out scores every
+    # opponent's cards; a partner's own cards score nothing.
+    return {out: sum(held[seat] for seat in opponents)}

@@ -1,0 +1,140 @@
+"""The five variants: each a :class:`~engine.game.Game` with its own settings.
+
+Deck counts, hand sizes, player ranges, points and targets follow the rule
+sheets as settled in RULINGS.md (see docs/rulings.md for our summary).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .cards import NUMBER_RANKS, Card, Rank, card
+from .game import Game
+from .options import TableOptions
+from .scoring import ScoringMode
+
+_STANDARD_COLORED: dict[Rank, int] = {
+    **{r: (1 if r is Rank.ZERO else 2) for r in NUMBER_RANKS},
+    Rank.SKIP: 2, Rank.REVERSE: 2, Rank.DRAW2: 2,
+}
+_STANDARD_POINTS: dict[Rank, int] = {
+    Rank.SKIP: 20, Rank.REVERSE: 20, Rank.DRAW2: 20, Rank.WILD: 50, Rank.WILD_DRAW4: 50,
+}
+
+
+class ClassicGame(Game):
+    """Classic UNO: 108 cards plus up to four table cards (R7)."""
+
+    name = "classic"
+    aliases = ("uno", "standard", "original")
+    title = "UNO (classic)"
+    sheet = "classic sheet"
+    default_uno_penalty = 4  # R6; classic sheet, calling UNO
+    colored_counts = _STANDARD_COLORED
+    wild_counts = {Rank.WILD: 4, Rank.WILD_DRAW4: 4}
+    rank_points = {**_STANDARD_POINTS, Rank.WILD_SWAP: 50}  # R14
+    #: At most four table cards: blanks and/or the one Wild Swap Hands (R7).
+    max_table_cards: ClassVar[int] = 4
+
+    @classmethod
+    def deck_counts(cls, options: TableOptions | None = None) -> dict[Card, int]:
+        """The 108 standard cards plus the table cards the options choose (R7)."""
+        options = options or cls.default_options()
+        counts = super().deck_counts(options)
+        if options.wild_swap:
+            counts[card(Rank.WILD_SWAP)] = 1
+        if options.blank_cards:
+            counts[card(Rank.BLANK)] = options.blank_cards
+        return counts
+
+    @classmethod
+    def check_options(cls, options: TableOptions) -> None:
+        """Reject table cards beyond the box's four (R7)."""
+        super().check_options(options.replace(blank_cards=0))
+        table_cards = options.blank_cards + (1 if options.wild_swap else 0)
+        if options.blank_cards < 0 or table_cards > cls.max_table_cards:
+            raise ValueError(
+                "classic takes 0-4 table cards in all: blanks plus the Wild Swap Hands (R7)"
+            )
+
+
+class WildJackpotGame(Game):
+    """UNO Wild Jackpot: Jackpot cards and the lever (R16-R21)."""
+
+    name = "wild-jackpot"
+    aliases = ("jackpot", "wildjackpot")
+    title = "UNO Wild Jackpot"
+    sheet = "wild-jackpot sheet"
+    # R16: the sheet gives 15 number cards per color without a split.
+    colored_counts = {
+        **{r: (1 if r is Rank.ZERO else 2) for r in NUMBER_RANKS[:8]},
+        Rank.DRAW2: 2, Rank.REVERSE: 2, Rank.SKIP: 2, Rank.JACKPOT: 4,
+    }
+    wild_counts = {Rank.WILD: 2, Rank.WILD_DRAW4: 4, Rank.WILD_JACKPOT: 2}
+    rank_points = {**_STANDARD_POINTS, Rank.JACKPOT: 40, Rank.WILD_JACKPOT: 50}  # R21
+    #: Rule cards for the dispenser, never dealt (R16, R17).
+    rule_cards: ClassVar[int] = 8
+
+
+class PizzaPizzaGame(Game):
+    """UNO Pocket Pizza Pizza: 51 cards, 5 each, to 250 (R22-R26)."""
+
+    name = "pizza-pizza"
+    aliases = ("pizza", "pizzapizza", "pocket")
+    title = "UNO Pocket Pizza Pizza"
+    sheet = "pizza-pizza sheet"
+    hand_size = 5
+    max_players = 5
+    default_target = 250
+    colored_counts = {
+        **{r: 1 for r in NUMBER_RANKS[1:]}, Rank.DRAW1: 1, Rank.SKIP: 1, Rank.REVERSE: 1,
+    }
+    wild_counts = {Rank.WILD: 1, Rank.WILD_DIP: 1, Rank.WILD_DRAW2: 1}
+    rank_points = {
+        Rank.SKIP: 20, Rank.DRAW1: 20, Rank.REVERSE: 20,
+        Rank.WILD: 50, Rank.WILD_DIP: 50, Rank.WILD_DRAW2: 50,
+    }  # R26
+
+
+class OneGame(Game):
+    """"One": first player out wins, no points and no UNO call (R27-R32)."""
+
+    name = "one"
+    aliases = ("uno-one",)
+    title = "One"
+    sheet = "one sheet"
+    default_target = None
+    default_uno_penalty = 0  # R6, R31
+    scoring_modes = (ScoringMode.WIN_TALLY,)  # R32
+    colored_counts = _STANDARD_COLORED
+    wild_counts = {Rank.WILD: 3, Rank.WILD_DRAW4: 4}  # R27: 107 cards
+    rank_points = None
+
+
+class StarWarsGame(Game):
+    """UNO Star Wars: the standard deck plus Let's Build a Droid (R33-R37)."""
+
+    name = "star-wars"
+    aliases = ("starwars", "star wars", "sw")
+    title = "UNO Star Wars"
+    sheet = "star-wars sheet"
+    colored_counts = _STANDARD_COLORED
+    wild_counts = {Rank.WILD: 4, Rank.WILD_DRAW4: 4, Rank.WILD_DROID: 1}  # R33
+    rank_points = {**_STANDARD_POINTS, Rank.WILD_DROID: 50}  # R37
+
+
+VARIANTS: list[type[Game]] = [ClassicGame, WildJackpotGame, PizzaPizzaGame, OneGame, StarWarsGame]
+
+
+def find_variant(name: str) -> type[Game]:
+    """The variant called ``name`` or one of its aliases (case-insensitive).
+
+    >>> find_variant("Pizza").name
+    'pizza-pizza'
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    for variant in VARIANTS:
+        if key == variant.name or key in variant.aliases:
+            return variant
+    names = ", ".join(v.name for v in VARIANTS)
+    raise ValueError(f"unknown variant {name!r}; choose one of {names}")
