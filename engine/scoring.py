@@ -162,7 +162,8 @@ def new_standings(
         if seats != 4:
             raise ScoringError("partners is played by exactly 4 players (R15c)")
         chosen = tuple(tuple(t) for t in (teams or PARTNER_TEAMS))
-        if sorted(s for t in chosen for s in t) != [0, 1, 2, 3] or len(chosen) != 2:
+        pairs = len(chosen) == 2 and all(len(t) == 2 for t in chosen)
+        if not pairs or sorted(s for t in chosen for s in t) != [0, 1, 2, 3]:
             raise ScoringError("partners needs two teams of two covering all four seats")
     return Standings(mode, seats, target, (0,) * seats, teams=chosen)
 
