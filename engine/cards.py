@@ -181,10 +181,13 @@ _WILD_SHORT = {
     "w": Rank.WILD,
     "wd4": Rank.WILD_DRAW4, "w+4": Rank.WILD_DRAW4, "+4": Rank.WILD_DRAW4, "wilddraw4": Rank.WILD_DRAW4,
     "wd2": Rank.WILD_DRAW2, "w+2": Rank.WILD_DRAW2, "wilddraw2": Rank.WILD_DRAW2,
-    "wdip": Rank.WILD_DIP, "dip": Rank.WILD_DIP,
+    "wdip": Rank.WILD_DIP, "dip": Rank.WILD_DIP, "wilddip": Rank.WILD_DIP,
+    "wilddipintothedeck": Rank.WILD_DIP,
     "wj": Rank.WILD_JACKPOT, "wjp": Rank.WILD_JACKPOT, "wildjackpot": Rank.WILD_JACKPOT,
     "wswap": Rank.WILD_SWAP, "swap": Rank.WILD_SWAP, "ws": Rank.WILD_SWAP,
-    "wdroid": Rank.WILD_DROID, "droid": Rank.WILD_DROID,
+    "wildswap": Rank.WILD_SWAP, "wildswaphands": Rank.WILD_SWAP,
+    "wdroid": Rank.WILD_DROID, "droid": Rank.WILD_DROID, "wilddroid": Rank.WILD_DROID,
+    "wildletsbuildadroid": Rank.WILD_DROID,
 }
 _SHORT = re.compile(r"^(red|yellow|green|blue|[rygb])[-_ ]?(.+)$")
 

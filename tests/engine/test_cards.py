@@ -165,21 +165,10 @@ def test_short_forms(short, canonical):
     assert Card.parse(short) is Card.parse(canonical)
 
 
-# Spellings of the canonical names that the issue's "obvious short forms" cover but
-# the parser rejects: "Wild Draw 4" and "wild jackpot" parse, "Wild Swap" does not.
-# Reported, not fixed here (the parser's spec is the issue, not RULINGS.md).
-_SPELLING_BUG = {"wild-dip", "wild-swap", "wild-droid"}
-
-
 def _spellings():
     for text in EVERY_TEXT:
         for spelled in (text.replace("-", " "), text.replace("-", "_"), text.replace("-", "")):
-            marks = (
-                [pytest.mark.xfail(strict=True, reason="parser misses this spelling (reported)")]
-                if text in _SPELLING_BUG
-                else []
-            )
-            yield pytest.param(spelled.title(), text, marks=marks, id=spelled)
+            yield pytest.param(spelled.title(), text, id=spelled)
 
 
 @pytest.mark.parametrize("spelled, canonical", _spellings())

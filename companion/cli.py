@@ -1,0 +1,62 @@
+"""`uno-companion`: start the app for a table, or prepare its database."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from collections.abc import Sequence
+
+from werkzeug.serving import make_server
+
+from . import create_app
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, for other phones to use (None if unknown)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    addresses = [str(info[4][0]) for info in infos]
+    return next((a for a in addresses if not a.startswith("127.")), None)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run the chosen command."""
+    parser = argparse.ArgumentParser(prog="uno-companion", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="start the companion (default: this machine only)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on; 0.0.0.0 lets other phones on the LAN connect")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--db", help="SQLite file (default: the user data folder)")
+    init = commands.add_parser("init-db", help="create or migrate the database, then exit")
+    init.add_argument("--db", help="SQLite file (default: the user data folder)")
+    args = parser.parse_args(argv)
+
+    app = create_app({"DATABASE": args.db} if args.db else None)
+    if args.command == "init-db":
+        print(f"Database ready at {app.config['DATABASE']}")
+        return 0
+
+    server = make_server(args.host, args.port, app, threaded=True)
+    port = server.server_port
+    print(f"UNO companion: scores kept in {app.config['DATABASE']}")
+    if args.host in ("0.0.0.0", "::"):
+        print(f"Open http://127.0.0.1:{port}/ here", end="")
+        address = lan_address()
+        print(f", or http://{address}:{port}/ on another phone" if address
+              else ", or this machine's LAN address on another phone")
+    else:
+        print(f"Open http://{args.host}:{port}/  (add --host 0.0.0.0 for other phones)")
+    sys.stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

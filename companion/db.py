@@ -1,0 +1,98 @@
+"""The SQLite database: one connection per request, schema by migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import click
+import sqlite_utils
+from flask import Flask, current_app, g
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("companion")
+
+
+@migrations()
+def create_tables(db: sqlite_utils.Database) -> None:
+    """Games, their seats, their hands and what each player held."""
+    db["games"].create(
+        {
+            "id": int, "variant": str, "mode": str, "target": int, "options": str,
+            "dealer": int, "play_on": int, "ended_at": str, "created_at": str,
+            "updated_at": str, "deleted_at": str, "rematch_of": int, "submission": str,
+        },
+        pk="id", not_null={"variant", "mode", "options", "dealer", "created_at"},
+        defaults={"play_on": 0},
+    )
+    db["games"].create_index(["submission"], unique=True)
+    db["players"].create(
+        {"id": int, "game_id": int, "seat": int, "name": str},
+        pk="id", foreign_keys=[("game_id", "games", "id")], not_null={"game_id", "seat", "name"},
+    )
+    db["players"].create_index(["game_id", "seat"], unique=True)
+    db["hands"].create(
+        {"id": int, "game_id": int, "went_out": int, "created_at": str, "deleted_at": str,
+         "submission": str},
+        pk="id", foreign_keys=[("game_id", "games", "id")], not_null={"game_id", "went_out"},
+    )
+    db["hands"].create_index(["game_id"])
+    db["hands"].create_index(["submission"], unique=True)
+    # One row per opponent: the cards entered (canonical text) or a typed total.
+    db["holdings"].create(
+        {"id": int, "hand_id": int, "seat": int, "cards": str, "points": int, "typed": int},
+        pk="id", foreign_keys=[("hand_id", "hands", "id")],
+        not_null={"hand_id", "seat", "points", "typed"}, defaults={"cards": "", "typed": 0},
+    )
+    db["holdings"].create_index(["hand_id", "seat"], unique=True)
+    # A hand being entered, kept so that no navigation loses tapped cards.
+    db["drafts"].create(
+        {"game_id": int, "hand_id": int, "data": str, "updated_at": str},
+        pk=("game_id", "hand_id"),
+    )
+
+
+def open_db(path: str) -> sqlite_utils.Database:
+    """Open (creating if need be) the database at ``path``."""
+    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    if path != ":memory:":
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA busy_timeout = 5000")
+    return db
+
+
+def migrate(path: str) -> None:
+    """Bring the schema of the database at ``path`` up to date (once, at start-up)."""
+    db = open_db(path)
+    try:
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+def get_db() -> sqlite_utils.Database:
+    """The request's database, opened on first use."""
+    if "db" not in g:
+        g.db = open_db(current_app.config["DATABASE"])
+    return g.db  # type: ignore[no-any-return]
+
+
+def close_db(exc: BaseException | None = None) -> None:
+    """Close the request's connection, if one was opened."""
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create or migrate the database file."""
+    migrate(current_app.config["DATABASE"])
+    click.echo(f"Database ready at {current_app.config['DATABASE']}")
+
+
+def init_app(app: Flask) -> None:
+    """Register teardown and the CLI command with the app."""
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)

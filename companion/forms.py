@@ -1,0 +1,239 @@
+"""Turning submitted forms into engine values, with messages a table can act on.
+
+Each parser returns the values or a dict of errors keyed by the field (or
+seat) they belong to, so a page can show every problem where the user is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine import Card, CardError, ScoringMode, TableOptions
+
+from .store import GameRecord, Holding
+
+MAX_NAME = 40
+MAX_TARGET = 100_000
+MAX_POINTS = 10_000
+
+
+class FormErrors(ValueError):
+    """Raised with a field-to-message dict when a form cannot be accepted."""
+
+    def __init__(self, errors: dict[str, str]):
+        super().__init__("; ".join(errors.values()))
+        self.errors = errors
+
+
+def _int(text: str | None, *, field: str, errors: dict[str, str], label: str,
+         low: int = 0, high: int = MAX_TARGET) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not (text.isdigit() or (text.startswith("-") and text[1:].isdigit())):
+        errors[field] = f"{label} must be a whole number."
+        return None
+    value = int(text)
+    if not low <= value <= high:
+        errors[field] = f"{label} must be between {low} and {high}."
+        return None
+    return value
+
+
+# -- a new game ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A validated new-game form."""
+
+    variant: type[engine.Game]
+    mode: ScoringMode
+    target: int | None
+    options: TableOptions
+    players: tuple[str, ...]
+    dealer: int
+
+
+def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
+    """Check a new-game form; ``names`` are the submitted seats in order (blanks included)."""
+    errors: dict[str, str] = {}
+    try:
+        variant = engine.find_variant(form.get("variant", ""))
+    except ValueError:
+        raise FormErrors({"variant": "Choose one of the five variants."}) from None
+
+    try:
+        mode = ScoringMode(form.get("mode") or variant.scoring_modes[0].value)
+    except ValueError:
+        mode = variant.scoring_modes[0]
+        errors["mode"] = "Choose a scoring mode from the list."
+    if mode not in variant.scoring_modes:
+        errors["mode"] = f"{variant.title} is kept as: " + ", ".join(
+            m.label for m in variant.scoring_modes)
+
+    players = tuple(" ".join(n.split()) for n in names)
+    while players and not players[-1]:
+        players = players[:-1]
+    if any(not n for n in players):
+        errors["players"] = "Every seat needs a name (or remove the empty seat)."
+    elif any(len(n) > MAX_NAME for n in players):
+        errors["players"] = f"Names can be at most {MAX_NAME} characters."
+    elif len({n.casefold() for n in players}) != len(players):
+        errors["players"] = "Two players have the same name: add an initial to tell them apart."
+    elif not variant.min_players <= len(players) <= variant.max_players:
+        errors["players"] = (f"{variant.title} is for {variant.min_players} to "
+                             f"{variant.max_players} players; you entered {len(players)}.")
+    elif mode is ScoringMode.PARTNERS and len(players) != 4:
+        errors["players"] = "Partners is played by exactly 4 players (R15c)."
+
+    dealer = _int(form.get("dealer"), field="dealer", errors=errors, label="The dealer",
+                  high=max(len(players) - 1, 0))
+    if dealer is None:
+        dealer = 0
+
+    target: int | None
+    raw_target = (form.get("target") or "").strip()
+    if raw_target:
+        target = _int(raw_target, field="target", errors=errors, label="The target", low=1)
+    else:
+        target = variant.default_target
+    if target is None and mode is not ScoringMode.WIN_TALLY:
+        errors["target"] = "A scored game needs a target."
+
+    options = variant.default_options()
+    if variant.name == "classic":
+        blanks = _int(form.get("blank_cards"), field="blank_cards", errors=errors,
+                      label="Blank cards", high=4) or 0
+        value = _int(form.get("blank_value"), field="blank_value", errors=errors,
+                     label="A blank card's value", high=MAX_POINTS)
+        options = options.replace(
+            blank_cards=blanks, wild_swap=bool(form.get("wild_swap")),
+            blank_value=options.blank_value if value is None else value,
+        )
+        try:
+            variant.check_options(options)
+        except ValueError as exc:
+            errors["blank_cards"] = str(exc)
+
+    if errors:
+        raise FormErrors(errors)
+    return NewGame(variant, mode, target, options, players, dealer)
+
+
+# -- a hand ----------------------------------------------------------------
+
+
+def card_field(seat: int, card: Card) -> str:
+    """Form field holding how many of ``card`` the player at ``seat`` held."""
+    return f"c-{seat}-{card.text}"
+
+
+def points_field(seat: int) -> str:
+    """Form field holding a typed total for the player at ``seat``."""
+    return f"pts-{seat}"
+
+
+def scored_seats(game: GameRecord, went_out: int) -> tuple[int, ...]:
+    """Seats whose cards count this hand: opponents still in, partners' cards aside (R15c)."""
+    standings = game.standings
+    if not game.mode.uses_points:
+        return ()
+    team = standings.team_of(went_out) if standings.teams else (went_out,)
+    return tuple(s for s in standings.active if s not in team)
+
+
+def parse_went_out(game: GameRecord, raw: str | None) -> int:
+    """The seat that went out, checked against the players still in."""
+    errors: dict[str, str] = {}
+    seat = _int(raw, field="out", errors=errors, label="Who went out", high=len(game.players) - 1)
+    if seat is None or seat not in game.standings.active:
+        raise FormErrors({"out": "Choose who went out."})
+    return seat
+
+
+@dataclass
+class HandReading:
+    """What a hand form says, problems included (the live preview shows both)."""
+
+    went_out: int
+    holdings: list[Holding]
+    points: dict[int, int]
+    errors: dict[str, str]
+
+
+def read_hand(game: GameRecord, form: Mapping[str, Any]) -> HandReading:
+    """Read a hand form: who went out, what each scored opponent held, and any problems."""
+    went_out = parse_went_out(game, form.get("out"))
+    deck = game.variant.deck_counts(game.options)
+    errors: dict[str, str] = {}
+    for key in form:
+        if key.startswith("c-"):
+            card_text = key.split("-", 2)[-1]
+            try:
+                card = Card.parse(card_text)
+            except CardError:
+                errors["cards"] = f"{card_text!r} is not a card."
+                continue
+            if card not in deck:
+                errors["cards"] = f"{card.text} is not in the {game.variant.title} deck."
+    reading = HandReading(went_out, [], {}, errors)
+    used: dict[Card, int] = {}
+    for seat in scored_seats(game, went_out):
+        holding = _read_holding(game, form, seat, deck, errors)
+        if holding is not None:
+            reading.holdings.append(holding)
+            reading.points[seat] = holding.points
+            for card in holding.cards:
+                used[card] = used.get(card, 0) + 1
+    for card, n in used.items():
+        if n > deck[card]:
+            errors["cards"] = (f"The deck has only {deck[card]} {card.text}; "
+                               f"{n} were entered in all.")
+    return reading
+
+
+def _read_holding(game: GameRecord, form: Mapping[str, Any], seat: int,
+                  deck: Mapping[Card, int], errors: dict[str, str]) -> Holding | None:
+    name = game.players[seat]
+    field = f"seat-{seat}"
+    cards: list[Card] = []
+    for card, copies in deck.items():
+        n = _int(form.get(card_field(seat, card)), field=field, errors=errors,
+                 label=f"The count of {card.text} for {name}", high=copies)
+        cards.extend([card] * (n or 0))
+    typed = _int(form.get(points_field(seat)), field=field, errors=errors,
+                 label=f"Points for {name}", high=MAX_POINTS)
+    if field in errors:
+        return None
+    if typed is not None and cards:
+        errors[field] = f"For {name}, tap cards or type a total, not both."
+        return None
+    if typed is not None:
+        return Holding(seat, (), typed, True)
+    if cards:
+        return Holding(seat, tuple(cards), game.variant.hand_points(cards, game.options), False)
+    errors[field] = f"Enter {name}'s cards, or type their total (0 is fine)."
+    return None
+
+
+def parse_hand(game: GameRecord, form: Mapping[str, Any]) -> tuple[int, list[Holding]]:
+    """The hand a form describes; raises :class:`FormErrors` unless all of it is right."""
+    reading = read_hand(game, form)
+    if reading.errors:
+        raise FormErrors(reading.errors)
+    return reading.went_out, reading.holdings
+
+
+def hand_form_data(went_out: int, holdings: Sequence[Holding]) -> dict[str, str]:
+    """The form fields that describe a stored hand (to edit it)."""
+    data = {"out": str(went_out)}
+    for h in holdings:
+        if h.typed:
+            data[points_field(h.seat)] = str(h.points)
+        for card in set(h.cards):
+            data[card_field(h.seat, card)] = str(h.cards.count(card))
+    return data

@@ -1,0 +1,89 @@
+// Progressive enhancement only: every page works without this file.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // Keep the screen on while a game is open (Screen Wake Lock, where the browser has it).
+  let wakeLock = null;
+  async function keepAwake() {
+    if (!document.body.hasAttribute("data-wake-lock") || !("wakeLock" in navigator)) return;
+    if (document.visibilityState !== "visible" || wakeLock) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      document.body.dataset.awake = "yes";
+      wakeLock.addEventListener("release", () => { wakeLock = null; document.body.dataset.awake = "no"; });
+    } catch (err) {
+      document.body.dataset.awake = "refused"; // battery saver or permissions: nothing to do
+    }
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+
+  // Card picker: a tap adds one card (or removes one in remove mode).
+  function showCount(cell) {
+    const input = cell.querySelector("input");
+    const n = parseInt(input.value || "0", 10) || 0;
+    cell.querySelector(".count").textContent = n > 0 ? "×" + n : "";
+    cell.classList.toggle("picked", n > 0);
+  }
+  function changed(input) {
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  function onPickerClick(event) {
+    const tool = event.target.closest("[data-remove-mode], [data-clear]");
+    if (tool) {
+      const fieldset = tool.closest("fieldset");
+      if (tool.hasAttribute("data-clear")) {
+        fieldset.querySelectorAll(".cell input").forEach((input) => { input.value = ""; showCount(input.closest(".cell")); });
+        const last = fieldset.querySelector(".cell input");
+        if (last) changed(last);
+      } else {
+        const on = tool.getAttribute("aria-pressed") !== "true";
+        tool.setAttribute("aria-pressed", String(on));
+        fieldset.classList.toggle("removing", on);
+      }
+      return;
+    }
+    const cell = event.target.closest(".cell");
+    if (!cell) return;
+    event.preventDefault(); // the label would otherwise focus the hidden input
+    const input = cell.querySelector("input");
+    const max = parseInt(cell.dataset.max, 10);
+    const n = parseInt(input.value || "0", 10) || 0;
+    const removing = cell.closest("fieldset").classList.contains("removing");
+    const next = removing ? Math.max(0, n - 1) : Math.min(max, n + 1);
+    if (next === n) { cell.classList.add("at-limit"); setTimeout(() => cell.classList.remove("at-limit"), 300); return; }
+    input.value = next === 0 ? "" : String(next);
+    showCount(cell);
+    changed(input);
+  }
+
+  // New game: show a few seats, reveal more on demand.
+  function setUpSeats(root) {
+    root.querySelectorAll(".seat-list").forEach((list) => {
+      const seats = Array.from(list.querySelectorAll(".seat"));
+      const show = parseInt(list.dataset.show, 10) || seats.length;
+      seats.forEach((seat, i) => { seat.hidden = i >= show && !seat.querySelector("input[type=text]").value; });
+      const add = list.parentElement.querySelector("[data-add-seat]");
+      if (!add) return;
+      const refresh = () => { add.hidden = !seats.some((s) => s.hidden); };
+      add.onclick = () => {
+        const next = seats.find((s) => s.hidden);
+        if (next) { next.hidden = false; next.querySelector("input[type=text]").focus(); }
+        refresh();
+      };
+      refresh();
+    });
+  }
+
+  function setUp(root) {
+    root.querySelectorAll(".cell").forEach(showCount);
+    setUpSeats(root);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    setUp(document);
+    document.addEventListener("click", onPickerClick);
+    keepAwake();
+  });
+  document.addEventListener("htmx:load", (event) => setUp(event.target));
+})();
