@@ -1,0 +1,54 @@
+"""Steps a person takes at the table, shared by the browser tests."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+
+def start_game(page: Page, variant: str, names: list[str], target: str | None = None) -> None:
+    """Fill in the new-game form from the home page and start."""
+    page.goto("/")
+    page.get_by_role("link", name="New game").click()
+    page.wait_for_load_state()  # htmx must be listening before the variant changes
+    page.get_by_label("Variant").select_option(variant)
+    # The form refreshes itself for the variant (htmx); wait for the new defaults.
+    expect(page.locator("input[name=shown_variant]")).to_have_value(variant)
+    for i, name in enumerate(names):
+        box = page.get_by_label(f"Player {i + 1}", exact=True)
+        if not box.is_visible():
+            page.get_by_role("button", name="Add a player").click()
+        box.fill(name)
+    if target is not None:
+        page.locator("input[name=target]").fill(target)
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#standings")).to_be_visible()
+
+
+def tap_cards(page: Page, seat: int, cards: dict[str, int]) -> None:
+    """Tap each card on the picker as many times as the opponent holds it."""
+    for text, n in cards.items():
+        cell = page.locator(f"label.cell:has(input[name='c-{seat}-{text}'])")
+        for _ in range(n):
+            cell.tap()
+
+
+def record_hand(page: Page, went_out: str, cards: dict[int, dict[str, int]],
+                expect_points: dict[int, str]) -> None:
+    """Record a hand by tapping cards, checking the live running points, then review and save."""
+    page.get_by_role("link", name=re.compile(r"Record hand")).click()
+    page.get_by_role("button", name=went_out, exact=True).click()
+    for seat, held in cards.items():
+        tap_cards(page, seat, held)
+    for seat, points in expect_points.items():
+        expect(page.locator(f"#pts-{seat}")).to_have_text(points)
+    page.get_by_role("button", name="Review hand").click()
+    expect(page.get_by_role("heading", name=re.compile("Review hand"))).to_be_visible()
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#standings")).to_be_visible()
+
+
+def totals(page: Page) -> list[str]:
+    """The scoreboard's totals, in seat order."""
+    return page.locator("#standings td.total").all_inner_texts()

@@ -1,0 +1,117 @@
+"""Browser tests: a live app on a free local port, driven by Playwright in headless Chromium.
+
+The browser is found or installed by the test run itself: a system Chromium
+first (Debian's ``chromium`` package, installed with apt-get when we are root on
+a Debian-like machine), else Playwright's own download (``playwright install``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+
+PHONE = {"width": 360, "height": 640}
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+SYSTEM_CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def system_chromium() -> str | None:
+    """A Chromium already on this machine, if any."""
+    for name in SYSTEM_CHROMIUMS:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def install_chromium() -> str | None:
+    """Install a browser; return its path, or None when Playwright's own build is used."""
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
+        found = system_chromium()
+        if found:
+            return found
+    subprocess.run([sys.executable, "-m", "playwright", "install", "chromium"], check=True)
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole run."""
+    from playwright.sync_api import sync_playwright
+
+    executable = system_chromium() or install_chromium()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def live_app(tmp_path: Path):
+    """The app on a fresh database, served on a free port of 127.0.0.1."""
+    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite3"), "SECRET_KEY": "browser-tests"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    app.config["BASE_URL"] = f"http://127.0.0.1:{server.server_port}"
+    yield app
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture()
+def base_url(live_app) -> str:
+    """Root URL of the live app."""
+    return str(live_app.config["BASE_URL"])
+
+
+def _phone_context(browser, **extra):
+    return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               device_scale_factor=2, **extra)
+
+
+@pytest.fixture()
+def page(browser, base_url) -> Iterator:
+    """A phone-sized page (360x640, touch) on the live app."""
+    context = _phone_context(browser, base_url=base_url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture()
+def page_without_js(browser, base_url) -> Iterator:
+    """The same phone, with JavaScript turned off."""
+    context = _phone_context(browser, base_url=base_url, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def pytest_collection_modifyitems(items):
+    """Everything in this folder drives a real browser."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)

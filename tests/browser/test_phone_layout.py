@@ -1,0 +1,73 @@
+"""Phone-first layout: no sideways scrolling, big enough touch targets, works without JS."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_steps import start_game, totals
+from playwright.sync_api import Page, expect
+
+
+MIN_TARGET = 44
+
+
+def assert_fits_phone(page: Page) -> None:
+    """No horizontal scroll, and every visible control is at least 44px in both directions."""
+    page.wait_for_load_state()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{page.url} scrolls sideways ({width}px)"
+    small = page.evaluate(f"""() => Array.from(document.querySelectorAll(
+            'button, a.button, .game-link, label.cell, input[type=text], input[type=number], select, summary, .bar a'))
+        .filter(el => el.offsetParent !== null && getComputedStyle(el).opacity !== '0')
+        .map(el => [el.textContent.trim().slice(0, 30) || el.name, el.getBoundingClientRect()])
+        .filter(([, r]) => r.height < {MIN_TARGET} - 0.5 || r.width < {MIN_TARGET} - 0.5)
+        .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
+    assert not small, f"touch targets under {MIN_TARGET}px on {page.url}: {small}"
+
+
+@pytest.mark.parametrize("variant", ["classic", "wild-jackpot", "pizza-pizza", "star-wars"])
+def test_every_page_fits_a_360px_phone(page: Page, variant: str) -> None:
+    page.goto("/")
+    assert_fits_phone(page)
+    page.get_by_role("link", name="New game").click()
+    assert_fits_phone(page)
+    start_game(page, variant, ["Ann", "Bob", "Cy", "Dee"])
+    assert_fits_phone(page)
+    page.get_by_role("link", name="Record hand 1").click()
+    assert_fits_phone(page)
+    page.get_by_role("button", name="Ann", exact=True).click()
+    assert_fits_phone(page)
+    for seat in (1, 2, 3):
+        page.locator(f"input[name='pts-{seat}']").fill("10")
+    page.get_by_role("button", name="Review hand").click()
+    assert_fits_phone(page)
+    page.get_by_role("button", name="Save hand").click()
+    assert_fits_phone(page)
+    page.get_by_role("link", name="History & corrections").click()
+    assert_fits_phone(page)
+
+
+def test_basic_flow_without_javascript(page_without_js: Page) -> None:
+    page = page_without_js
+    page.goto("/games/new")
+    page.get_by_label("Player 1", exact=True).fill("Ann")
+    page.get_by_label("Player 2", exact=True).fill("Bob")
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#standings")).to_be_visible()
+    page.get_by_role("link", name="Record hand 1").click()
+    page.get_by_role("button", name="Ann", exact=True).click()
+    # Without JS the picker shows plain number boxes.
+    page.locator("input[name='c-1-red-9']").fill("2")
+    page.locator("input[name='c-1-wild']").fill("1")
+    page.get_by_role("button", name="Review hand").click()
+    expect(page.get_by_text("Bob: 68 pts")).to_be_visible()
+    page.get_by_role("button", name="Save hand").click()
+    assert totals(page) == ["68", "0"]
+    # Errors come back on the page, with nothing saved.
+    page.get_by_role("link", name="Record hand 2").click()
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.get_by_role("button", name="Review hand").click()  # Ann's cards left out
+    expect(page.locator(".errors")).to_contain_text(re.compile("Enter Ann's cards"))
+    page.get_by_role("link", name="Scoreboard").click()
+    assert totals(page) == ["68", "0"]
