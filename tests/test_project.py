@@ -1,0 +1,47 @@
+"""Checks on the project itself: pinned static files, the set-up commands, typing."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from companion import HTMX_VERSION
+
+ROOT = Path(__file__).resolve().parent.parent
+HTMX_SHA256 = "d6fdc75f204e6bdefa99b69bf1e6d4ac69b8a364f77929f45c13476b4000f717"
+
+
+def test_htmx_is_the_pinned_release():
+    path = ROOT / "static" / "vendor" / f"htmx-{HTMX_VERSION}.min.js"
+    assert HTMX_VERSION == "2.0.11"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == HTMX_SHA256
+
+
+def test_readme_gives_two_commands_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text()
+    commands = [c.strip() for c in re.findall(r"```sh\n(.+?)\n\s*```", readme)]
+    assert commands == [
+        "python3 -m pip install -e . && uno-companion serve",
+        "python3 -m pip install -e '.[test]' && python3 -m pytest",
+    ]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert commands[1] in ci
+
+
+def test_nothing_reads_the_shared_folder():
+    # A user's clone has no ../shared: the project carries what it needs in its own words.
+    for folder in ("engine", "companion", "templates", "static", "tests", "bench"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in {".py", ".html", ".js", ".json"} and path != Path(__file__):
+                assert "shared/rules" not in path.read_text(errors="ignore"), path
+
+
+def test_engine_is_strictly_typed():
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "engine"], cwd=ROOT,
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
