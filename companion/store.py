@@ -160,18 +160,20 @@ def _load_games(db: sqlite_utils.Database, where: str, params: Sequence[Any]) ->
         hmarks = ",".join("?" * len(hand_ids))
         for row in db["holdings"].rows_where(f"hand_id in ({hmarks})", hand_ids, order_by="seat"):
             holdings[row["hand_id"]].append(row)
-    hands: dict[int, list[Hand]] = {i: [] for i in ids}
     games = {r["id"]: r for r in rows}
+    variants = {i: engine.find_variant(r["variant"]) for i, r in games.items()}
+    options = {i: TableOptions.from_dict(json.loads(r["options"])) for i, r in games.items()}
+    hands: dict[int, list[Hand]] = {i: [] for i in ids}
     for h in hand_rows:
-        variant = engine.find_variant(games[h["game_id"]]["variant"])
-        options = TableOptions.from_dict(json.loads(games[h["game_id"]]["options"]))
-        number = len(hands[h["game_id"]]) + 1
-        held = {row["seat"]: _holding(row, variant, options) for row in holdings[h["id"]]}
-        hands[h["game_id"]].append(Hand(h["id"], number, h["went_out"], held, h["created_at"]))
+        game_id = h["game_id"]
+        held = {row["seat"]: _holding(row, variants[game_id], options[game_id])
+                for row in holdings[h["id"]]}
+        number = len(hands[game_id]) + 1
+        hands[game_id].append(Hand(h["id"], number, h["went_out"], held, h["created_at"]))
     return [
         GameRecord(
-            id=r["id"], variant=engine.find_variant(r["variant"]), mode=ScoringMode(r["mode"]),
-            target=r["target"], options=TableOptions.from_dict(json.loads(r["options"])),
+            id=r["id"], variant=variants[r["id"]], mode=ScoringMode(r["mode"]),
+            target=r["target"], options=options[r["id"]],
             players=tuple(players[r["id"]]), dealer=r["dealer"], play_on=bool(r["play_on"]),
             ended_at=r["ended_at"], created_at=r["created_at"], deleted_at=r["deleted_at"],
             rematch_of=r["rematch_of"], hands=tuple(hands[r["id"]]),
