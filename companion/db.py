@@ -51,6 +51,19 @@ def create_tables(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def add_submissions(db: sqlite_utils.Database) -> None:
+    """Every one-time form token used, kept apart from the rows it wrote.
+
+    A hand's own ``submission`` column is overwritten when the hand is edited,
+    so it cannot also remember the form that first saved the hand.
+    """
+    db["submissions"].create({"token": str, "used_at": str}, pk="token")
+    for table in ("games", "hands"):
+        db.execute(f"insert or ignore into submissions select submission, created_at "
+                   f"from {table} where submission is not null")
+
+
 def open_db(path: str) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``."""
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

@@ -6,6 +6,7 @@ seat) they belong to, so a page can show every problem where the user is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,10 +34,12 @@ def _int(text: str | None, *, field: str, errors: dict[str, str], label: str,
     text = (text or "").strip()
     if not text:
         return None
-    if not (text.isdigit() or (text.startswith("-") and text[1:].isdigit())):
+    # ASCII digits only: str.isdigit() also passes "²", which int() then refuses.
+    if not re.fullmatch(r"-?[0-9]+", text):
         errors[field] = f"{label} must be a whole number."
         return None
-    value = int(text)
+    # int() refuses thousands of digits; anything that long is out of range anyway.
+    value = int(text) if len(text) <= 18 else (low - 1 if text.startswith("-") else high + 1)
     if not low <= value <= high:
         errors[field] = f"{label} must be between {low} and {high}."
         return None
@@ -101,7 +104,7 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
         target = _int(raw_target, field="target", errors=errors, label="The target", low=1)
     else:
         target = variant.default_target
-    if target is None and mode is not ScoringMode.WIN_TALLY:
+    if target is None and mode is not ScoringMode.WIN_TALLY and "target" not in errors:
         errors["target"] = "A scored game needs a target."
 
     options = variant.default_options()

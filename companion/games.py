@@ -105,7 +105,8 @@ def scoreboard(game_id: int) -> str:
     """Standings, the next dealer, and the way to record a hand."""
     game = get_game_or_404(game_id)
     restore = request.args.get("restore", type=int)
-    return render_template("scoreboard.html", game=game, restorable=_deleted_hand(game, restore))
+    return render_template("scoreboard.html", game=game, restorable=_deleted_hand(game, restore),
+                           submission=secrets.token_urlsafe(16))
 
 
 def _deleted_hand(game: store.GameRecord, hand_id: int | None) -> int | None:

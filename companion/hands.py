@@ -109,7 +109,7 @@ def preview(game_id: int) -> str:
     data = _form_data(request.form)
     store.save_draft(get_db(), game.id, hand_id, data)
     try:
-        reading = read_hand(game, data)
+        reading = read_hand(game.before(game.hand(hand_id)), data)
     except FormErrors as exc:
         reading = HandReading(-1, [], {}, exc.errors)
     return render_template("_running.html", game=game, reading=reading,
@@ -130,12 +130,14 @@ def discard_draft(game_id: int) -> Response:
 def _review(game: store.GameRecord, hand: store.Hand | None) -> Any:
     data = _form_data(request.form)
     store.save_draft(get_db(), game.id, hand.id if hand else NEW, data)
+    # A past hand is read against the players still in when it was played.
+    then = game.before(hand)
     try:
-        reading = read_hand(game, data)
+        reading = read_hand(then, data)
     except FormErrors as exc:
-        return _picker(game, data, hand, exc.errors, 400)
+        return _picker(then, data, hand, exc.errors, 400)
     if reading.errors:
-        return _picker(game, data, hand, reading.errors, 400)
+        return _picker(then, data, hand, reading.errors, 400)
     outcome = engine.HandOutcome(reading.went_out, reading.points)
     outcomes = [h.outcome() for h in game.hands]
     if hand:
@@ -145,7 +147,7 @@ def _review(game: store.GameRecord, hand: store.Hand | None) -> Any:
     try:
         after = engine.score_game(game.mode, len(game.players), outcomes, game.target)
     except engine.ScoringError as exc:
-        return _picker(game, data, hand, {"out": str(exc)}, 400)
+        return _picker(then, data, hand, {"out": str(exc)}, 400)
     return render_template(
         "hand_review.html", game=game, hand=hand, data=data, reading=reading, after=after,
         number=hand.number if hand else len(game.hands) + 1,
@@ -205,7 +207,7 @@ def edit_hand(game_id: int, hand_id: int) -> Any:
         base = draft or hand_form_data(hand.went_out, list(hand.holdings.values()))
         restored = draft is not None
         data = {**base, **data}
-    return _picker(game, data, hand, restored=restored)
+    return _picker(game.before(hand), data, hand, restored=restored)
 
 
 @bp.post("/<int:hand_id>/review")
@@ -226,16 +228,17 @@ def save_edit(game_id: int, hand_id: int) -> Any:
     if isinstance(hand, tuple):
         return hand
     data = _form_data(request.form)
+    then = game.before(hand)
     try:
-        reading = read_hand(game, data)
+        reading = read_hand(then, data)
         if reading.errors:
             raise FormErrors(reading.errors)
         store.update_hand(get_db(), game, hand.id, reading.went_out, reading.holdings,
                           submission=request.form.get("submission") or None)
     except FormErrors as exc:
-        return _picker(game, data, hand, exc.errors, 400)
+        return _picker(then, data, hand, exc.errors, 400)
     except engine.ScoringError as exc:
-        return _picker(game, data, hand, {"out": str(exc)}, 400)
+        return _picker(then, data, hand, {"out": str(exc)}, 400)
     except store.ConflictError as exc:
         return error_page(str(exc), 409)
     return redirect(url_for("hands.history", game_id=game.id), 303)
@@ -277,6 +280,9 @@ def undo_last(game_id: int) -> Any:
     if not game.hands:
         return error_page("There is no hand to undo yet.", 409)
     last = game.hands[-1]
+    # The form names the hand it takes back, so a double tap cannot undo a second one.
+    if request.form.get("hand_id", type=int) not in (None, last.id):
+        return error_page("That hand was already taken back: nothing more was undone.", 409)
     store.set_hand_deleted(get_db(), game, last.id, True)
     return redirect(url_for("games.scoreboard", game_id=game.id, restore=last.id), 303)
 

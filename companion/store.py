@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
@@ -115,6 +115,10 @@ class GameRecord:
             dealer = _next_seat(dealer, seats, eliminated)
         return dealer
 
+    def before(self, hand: Hand | None) -> GameRecord:
+        """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
+        return self if hand is None else replace(self, hands=self.hands[: hand.number - 1])
+
     def hand(self, hand_id: int) -> Hand | None:
         """The live hand with this id."""
         return next((h for h in self.hands if h.id == hand_id), None)
@@ -208,7 +212,7 @@ def create_game(
 ) -> int:
     """Store a new game and its seats in one transaction; return its id."""
     with db.atomic():
-        _claim(db, "games", submission)
+        _claim(db, submission)
         stamp = now()
         game_id = db["games"].insert({
             "variant": variant.name, "mode": mode.value, "target": target,
@@ -235,7 +239,7 @@ def record_hand(
         raise ConflictError("This game is over: no more hands can be recorded.")
     engine.score_hand(game.standings, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     with db.atomic():
-        _claim(db, "hands", submission)
+        _claim(db, submission)
         hand_id = int(db["hands"].insert({
             "game_id": game.id, "went_out": went_out, "created_at": now(),
             "submission": submission,
@@ -263,7 +267,7 @@ def update_hand(
     edited.insert(old.number - 1, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     engine.score_game(game.mode, len(game.players), edited, game.target)
     with db.atomic():
-        _claim(db, "hands", submission)
+        _claim(db, submission)
         db["hands"].update(hand_id, {"went_out": went_out, "submission": submission})
         db["holdings"].delete_where("hand_id = ?", [hand_id])
         _insert_holdings(db, hand_id, holdings)
@@ -346,12 +350,14 @@ def drop_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> None:
     db["drafts"].delete_where("game_id = ? and hand_id = ?", [game_id, hand_id])
 
 
-def _claim(db: sqlite_utils.Database, table: str, submission: str | None) -> None:
+def _claim(db: sqlite_utils.Database, submission: str | None) -> None:
     # A form carries a one-time token: a second submission of it changes nothing.
-    if submission is not None and db.execute(
-        f"select 1 from {table} where submission = ?", [submission]
-    ).fetchone():
+    # Tokens live in their own table (an edit rewrites hands.submission).
+    if submission is None:
+        return
+    if db.execute("select 1 from submissions where token = ?", [submission]).fetchone():
         raise ConflictError("This form was already submitted: nothing was saved twice.")
+    db["submissions"].insert({"token": submission, "used_at": now()})
 
 
 def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:

@@ -1,0 +1,266 @@
+"""Bad input on hands, finished or unknown games, duplicate forms and CSRF: each gets a clear
+message where the user is, a 4xx status, and nothing stored."""
+
+from __future__ import annotations
+
+import pytest
+
+WIN_250 = "wild wild-dip wild-draw2 red-skip yellow-skip green-skip blue-skip red-draw1"
+
+#: (variant, fields beside out=0 for Ann, the message the picker shows).
+BAD_HANDS = [
+    ("classic", {"pts-1": "-5", "pts-2": "0"}, "Points for Bob must be between 0 and 10000."),
+    ("classic", {"pts-1": "10001", "pts-2": "0"}, "Points for Bob must be between 0 and 10000."),
+    ("classic", {"pts-1": "9" * 5000, "pts-2": "0"},
+     "Points for Bob must be between 0 and 10000."),
+    ("classic", {"pts-1": "ten", "pts-2": "0"}, "Points for Bob must be a whole number."),
+    ("classic", {"pts-1": "1.5", "pts-2": "0"}, "Points for Bob must be a whole number."),
+    ("classic", {"pts-1": "²", "pts-2": "0"}, "Points for Bob must be a whole number."),
+    ("classic", {"pts-1": "0", "pts-2": "-0x10"}, "Points for Cy must be a whole number."),
+    ("classic", {"c-1-red-7": "-1", "pts-2": "0"},
+     "The count of red-7 for Bob must be between 0 and 2."),
+    ("classic", {"c-1-red-7": "two", "pts-2": "0"},
+     "The count of red-7 for Bob must be a whole number."),
+    ("classic", {"c-1-purple-7": "1", "pts-1": "0", "pts-2": "0"}, "'purple-7' is not a card."),
+    ("classic", {"c-2-wild-draw9": "1", "pts-1": "0", "pts-2": "0"},
+     "'wild-draw9' is not a card."),
+    ("classic", {"c-1-red-jackpot": "1", "pts-1": "0", "pts-2": "0"},
+     "red-jackpot is not in the UNO (classic) deck."),
+    ("classic", {"c-1-blank": "1", "pts-1": "0", "pts-2": "0"},
+     "blank is not in the UNO (classic) deck."),
+    ("classic", {"c-1-wild-droid": "1", "pts-1": "0", "pts-2": "0"},
+     "wild-droid is not in the UNO (classic) deck."),
+    ("pizza-pizza", {"c-1-red-0": "1", "pts-1": "0", "pts-2": "0"},
+     "red-0 is not in the UNO Pocket Pizza Pizza deck."),
+    ("star-wars", {"c-2-wild-jackpot": "1", "pts-1": "0", "pts-2": "0"},
+     "wild-jackpot is not in the UNO Star Wars deck."),
+    ("classic", {"c-1-red-0": "2", "pts-2": "0"},
+     "The count of red-0 for Bob must be between 0 and 1."),
+    ("classic", {"c-1-wild-draw4": "5", "pts-2": "0"},
+     "The count of wild-draw4 for Bob must be between 0 and 4."),
+    ("classic+blanks", {"c-1-blank": "3", "pts-2": "0"},
+     "The count of blank for Bob must be between 0 and 2."),
+    ("pizza-pizza", {"c-1-wild-dip": "2", "pts-2": "0"},
+     "The count of wild-dip for Bob must be between 0 and 1."),
+    ("classic", {"c-1-red-0": "1", "c-2-red-0": "1"},
+     "The deck has only 1 red-0; 2 were entered in all."),
+    ("classic", {"c-1-wild": "3", "c-2-wild": "2"},
+     "The deck has only 4 wild; 5 were entered in all."),
+    ("wild-jackpot", {"c-1-red-jackpot": "3", "c-2-red-jackpot": "2"},
+     "The deck has only 4 red-jackpot; 5 were entered in all."),
+    ("classic", {"c-1-red-7": "1", "pts-1": "7", "pts-2": "0"},
+     "For Bob, tap cards or type a total, not both."),
+    ("classic", {"pts-1": "4"}, "Enter Cy's cards, or type their total (0 is fine)."),
+    ("classic", {}, "Enter Bob's cards, or type their total (0 is fine)."),
+]
+
+
+def start(table, variant):
+    """A game for Ann, Bob and Cy in ``variant`` ("classic+blanks": two blank cards)."""
+    if variant == "classic+blanks":
+        return table.create_game(blank_cards="2")
+    return table.create_game(["Ann", "Bob", "Cy"], variant)
+
+
+@pytest.mark.parametrize("variant, fields, message", BAD_HANDS)
+def test_bad_hand_is_refused_on_the_picker(table, variant, fields, message):
+    game_id = start(table, variant)
+    before = table.counts()
+    # Refused at review, and at save too (a form sent without going through review).
+    for url in (f"/games/{game_id}/hands/review", f"/games/{game_id}/hands"):
+        response = table.post(url, {"out": "0", "submission": "once", **fields})
+        assert response.status_code == 400
+        assert message in table.text(response)
+        assert 'class="errors" role="alert"' in table.html(response)
+        assert "Hand 1: Ann went out" in table.text(response)  # still on the picker
+        assert response.headers["Cache-Control"] == "no-store"
+        assert table.counts() == before
+
+
+def test_refused_hand_keeps_what_was_entered(table):
+    game_id = table.create_game()
+    response = table.review(game_id, 0, {1: "red-7 red-7 red-7", 2: 9})
+    assert response.status_code == 400
+    assert table.field(table.html(response), "c-1-red-7") == "3"
+    assert table.field(table.html(response), "pts-2") == "9"
+
+
+@pytest.mark.parametrize("out", [None, "", "3", "-1", "Ann", "1e0"])
+def test_hand_without_a_valid_player_out_asks_who_went_out(table, out):
+    game_id = table.create_game()
+    before = table.counts()
+    fields = {"pts-1": "5", "pts-2": "5", **({} if out is None else {"out": out})}
+    for url in (f"/games/{game_id}/hands/review", f"/games/{game_id}/hands"):
+        response = table.post(url, fields)
+        assert response.status_code == 400
+        assert "Choose who went out." in table.text(response)
+        assert table.out_buttons(response) == ["Ann", "Bob", "Cy"]
+        assert table.counts() == before
+
+
+def finished_pizza(table):
+    game_id = table.create_game(["Ann", "Bob"], "pizza-pizza")
+    table.record(game_id, 0, {1: WIN_250})
+    return game_id
+
+
+def finished_challenge(table):
+    game_id = table.create_game(["Ann", "Bob"], mode="challenge", target="50")
+    table.record(game_id, 0, {1: 50})
+    return game_id
+
+
+def ended_tally(table):
+    game_id = table.create_game(["Ann", "Bob"], "one")
+    table.record(game_id, 0)
+    table.post(f"/games/{game_id}/end")
+    return game_id
+
+
+@pytest.mark.parametrize("finish", [finished_pizza, finished_challenge, ended_tally])
+def test_hand_on_a_finished_game_is_refused(table, client, finish):
+    game_id = finish(table)
+    before = table.counts()
+    url = f"/games/{game_id}/hands"
+    for response in (client.get(f"{url}/new"), client.get(f"{url}/new?out=1"),
+                     table.post(f"{url}/review", {"out": "1", "pts-0": "5"}),
+                     table.post(url, {"out": "1", "pts-0": "5"})):
+        assert response.status_code == 409
+        assert "This game is over: no more hands can be recorded." in table.text(response)
+    assert table.counts() == before
+
+
+def test_hand_on_a_deleted_game_is_refused(table, client):
+    game_id = table.create_game()
+    table.post(f"/games/{game_id}/delete")
+    before = table.counts()
+    url = f"/games/{game_id}/hands"
+    fields = table.hand_fields(0, {1: 5, 2: 5})
+    for response in (client.get(f"{url}/new"), table.post(f"{url}/review", fields),
+                     table.post(url, fields)):
+        assert response.status_code == 404
+        assert "There is no such game. It may have been deleted." in table.text(response)
+    assert table.counts() == before
+
+
+def test_new_hand_saved_twice_from_one_review_is_stored_once(table):
+    game_id = table.create_game()
+    review = table.review(game_id, 0, {1: "red-7", 2: 3})
+    assert table.save(review).status_code == 303
+    before = table.counts()
+    again = table.save(review)
+    assert again.status_code == 409
+    assert "This form was already submitted: nothing was saved twice." in table.text(again)
+    assert table.counts() == before == {"games": 1, "players": 3, "hands": 1, "holdings": 2}
+    assert table.totals(table.scoreboard(game_id)) == (10, 0, 0)
+
+
+def test_edit_saved_twice_from_one_review_is_refused_the_second_time(table):
+    game_id = table.create_game()
+    table.record(game_id, 0, {1: "red-7", 2: 3})
+    (hand_id,) = table.hand_ids(game_id)
+    review = table.review(game_id, 1, {0: 8, 2: 4}, hand_id=hand_id)
+    assert table.save(review).status_code == 303
+    before = table.snapshot()
+    again = table.save(review)
+    assert again.status_code == 409
+    assert "This form was already submitted" in table.text(again)
+    assert table.snapshot() == before
+
+
+def test_new_hand_resent_after_an_edit_is_still_a_duplicate(table):
+    # Editing a hand must not make the form that first saved it count as new again.
+    game_id = table.create_game()
+    first = table.review(game_id, 0, {1: "red-7", 2: 3})
+    table.save(first)
+    (hand_id,) = table.hand_ids(game_id)
+    table.record(game_id, 0, {1: "red-8", 2: 3}, hand_id=hand_id)
+    before = table.counts()
+    again = table.save(first)
+    assert again.status_code == 409
+    assert table.counts() == before
+    assert table.hand_ids(game_id) == [hand_id]
+
+
+def test_stale_edit_resent_after_a_later_edit_changes_nothing(table):
+    game_id = table.create_game()
+    table.record(game_id, 0, {1: "red-7", 2: 3})
+    (hand_id,) = table.hand_ids(game_id)
+    older = table.review(game_id, 0, {1: "red-8", 2: 3}, hand_id=hand_id)
+    table.save(older)
+    table.record(game_id, 0, {1: "red-9", 2: 3}, hand_id=hand_id)
+    before = table.snapshot()
+    again = table.save(older)
+    assert again.status_code == 409
+    assert table.snapshot() == before
+    assert table.totals(table.scoreboard(game_id)) == (12, 0, 0)
+
+
+# -- CSRF -------------------------------------------------------------------------------
+
+POSTS = [
+    "/games", "/games/{g}/play-on", "/games/{g}/end", "/games/{g}/rematch",
+    "/games/{g}/delete", "/games/{g}/restore", "/games/{g}/hands/preview",
+    "/games/{g}/hands/draft/discard", "/games/{g}/hands/review", "/games/{g}/hands",
+    "/games/{g}/hands/{h}/review", "/games/{g}/hands/{h}", "/games/{g}/hands/{h}/delete",
+    "/games/{g}/hands/undo", "/games/{g}/hands/{gone}/restore",
+]
+
+
+@pytest.fixture
+def busy_table(table, client):
+    """A game with a live hand, a deleted hand and a draft: something for every form to change."""
+    game_id = table.create_game(["Ann", "Bob", "Cy"], "one")
+    table.record(game_id, 0)
+    table.record(game_id, 1)
+    live, gone = table.hand_ids(game_id)
+    table.post(f"/games/{game_id}/hands/{gone}/delete")
+    table.post(f"/games/{game_id}/hands/preview", {"out": "2"})
+    assert table.drafts(game_id) == 1
+    return {"g": game_id, "h": live, "gone": gone}
+
+
+def refused(table, client, url, form, headers=None):
+    """POST ``form`` to ``url`` and check it is refused as expired, changing nothing."""
+    before = table.snapshot()
+    response = client.post(url, data=form, headers=headers or {})
+    assert response.status_code == 400
+    assert "This page has expired" in table.text(response)
+    assert "without a valid security token" in table.text(response)
+    assert table.snapshot() == before
+
+
+@pytest.mark.parametrize("path", POSTS)
+def test_post_without_a_token_is_refused(table, client, busy_table, path):
+    form = {**table.new_game_form(["Dee", "Eve"]), "out": "2", "hand_id": "0"}
+    del form["csrf_token"]
+    refused(table, client, path.format(**busy_table), form)
+
+
+@pytest.mark.parametrize("path", ["/games", "/games/{g}/hands", "/games/{g}/delete"])
+@pytest.mark.parametrize("token", ["wrong", "wrong header", "another session's"])
+def test_post_with_a_wrong_token_is_refused(app, table, client, busy_table, path, token):
+    form = {**table.new_game_form(["Dee", "Eve"]), "out": "2", "hand_id": "0"}
+    headers = {}
+    if token == "wrong":
+        form["csrf_token"] = "not-the-token"
+    elif token == "wrong header":
+        del form["csrf_token"]
+        headers = {"HX-Request": "true", "X-CSRF-Token": "not-the-token"}
+    else:
+        form["csrf_token"] = type(table)(app.test_client()).token()
+    refused(table, client, path.format(**busy_table), form, headers)
+
+
+def test_post_from_a_browser_that_never_loaded_a_page_is_refused(app, table, busy_table):
+    stranger = app.test_client()
+    before = table.snapshot()
+    response = stranger.post(f"/games/{busy_table['g']}/delete", data={"csrf_token": ""})
+    assert response.status_code == 400
+    assert table.snapshot() == before
+
+
+def test_the_htmx_header_token_is_accepted(table, client, busy_table):
+    response = client.post(f"/games/{busy_table['g']}/hands/undo",
+                           headers={"X-CSRF-Token": table.token()})
+    assert response.status_code == 303
