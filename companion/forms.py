@@ -181,7 +181,9 @@ def read_hand(game: GameRecord, form: Mapping[str, Any]) -> HandReading:
             except CardError:
                 errors["cards"] = f"{card_text!r} is not a card."
                 continue
-            if card not in deck:
+            if card.text != card_text:  # the picker always sends canonical names
+                errors["cards"] = f"{card_text!r} is not a card name the picker uses."
+            elif card not in deck:
                 errors["cards"] = f"{card.text} is not in the {game.variant.title} deck."
     reading = HandReading(went_out, [], {}, errors)
     used: dict[Card, int] = {}

@@ -130,6 +130,19 @@ def play_on(game_id: int) -> Response | tuple[str, int]:
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
+@bp.get("/games/<int:game_id>/end")
+def confirm_end(game_id: int) -> str:
+    """Ask before ending an open-ended tally."""
+    game = get_game_or_404(game_id)
+    leaders = " & ".join(game.players[s] for s in game.standings.leaders) or "nobody"
+    return render_template(
+        "confirm.html", title="End this game?",
+        message=f"The leader wins: {leaders}. You can reopen the game afterwards.",
+        action=url_for("games.end_game", game_id=game.id), button="End game",
+        back=url_for("games.scoreboard", game_id=game.id),
+    )
+
+
 @bp.post("/games/<int:game_id>/end")
 def end_game(game_id: int) -> Response | tuple[str, int]:
     """End an open-ended tally: the leader wins."""
@@ -141,10 +154,23 @@ def end_game(game_id: int) -> Response | tuple[str, int]:
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
+@bp.post("/games/<int:game_id>/reopen")
+def reopen_game(game_id: int) -> Response | tuple[str, int]:
+    """Take back "end game" on an open-ended tally."""
+    game = get_game_or_404(game_id)
+    try:
+        store.end_open_game(get_db(), game, ended=False)
+    except store.ConflictError as exc:
+        return error_page(str(exc), 409)
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+
+
 @bp.post("/games/<int:game_id>/rematch")
 def rematch(game_id: int) -> Response | tuple[str, int]:
     """A new game with the same seats and settings; the deal moves on one seat."""
     game = get_game_or_404(game_id)
+    if not game.finished:
+        return error_page("A rematch is offered once this game has its winner.", 409)
     try:
         new_id = store.create_game(
             get_db(), variant=game.variant, mode=game.mode, target=game.target,

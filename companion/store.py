@@ -78,9 +78,14 @@ class GameRecord:
         standings = engine.score_game(
             self.mode, len(self.players), (h.outcome() for h in self.hands), self.target
         )
-        if self.ended_at and not standings.finished and standings.hands:
+        if self.ended and not standings.finished:
             standings = engine.end_game(standings)
         return standings
+
+    @property
+    def ended(self) -> bool:
+        """True when the table ended an open tally (and it still has hands to decide it)."""
+        return self.ended_at is not None and bool(self.hands)
 
     @property
     def finished(self) -> bool:
@@ -90,7 +95,7 @@ class GameRecord:
     @property
     def accepts_hands(self) -> bool:
         """False once the game is over, unless the table chose to play on."""
-        if self.deleted_at or self.ended_at:
+        if self.deleted_at or self.ended:
             return False
         if not self.finished:
             return True
@@ -99,7 +104,7 @@ class GameRecord:
     @property
     def can_play_on(self) -> bool:
         """True when a finished game may go on past its target (the sheets' "play again")."""
-        return (self.finished and not self.play_on and not self.ended_at
+        return (self.finished and not self.play_on and not self.ended
                 and self.mode is not ScoringMode.CHALLENGE)
 
     @property
@@ -318,14 +323,18 @@ def set_play_on(db: sqlite_utils.Database, game: GameRecord) -> None:
         _touch(db, game.id)
 
 
-def end_open_game(db: sqlite_utils.Database, game: GameRecord) -> None:
-    """End a game with no target (a win tally): whoever leads wins."""
-    if game.finished or game.ended_at:
+def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = True) -> None:
+    """End a game with no target (a win tally), whoever leads winning; or reopen it."""
+    if game.target is not None:
+        raise ConflictError("This game ends when someone reaches its target.")
+    if ended and game.finished:
         raise ConflictError("This game is already over.")
-    if not game.hands:
+    if ended and not game.hands:
         raise ConflictError("Play at least one hand before ending the game.")
+    if not ended and not game.ended:
+        raise ConflictError("This game is not ended.")
     with db.atomic():
-        db["games"].update(game.id, {"ended_at": now()})
+        db["games"].update(game.id, {"ended_at": now() if ended else None})
         _touch(db, game.id)
 
 

@@ -24,6 +24,8 @@ BAD_HANDS = [
     ("classic", {"c-1-purple-7": "1", "pts-1": "0", "pts-2": "0"}, "'purple-7' is not a card."),
     ("classic", {"c-2-wild-draw9": "1", "pts-1": "0", "pts-2": "0"},
      "'wild-draw9' is not a card."),
+    ("classic", {"c-1-r7": "1", "pts-1": "0", "pts-2": "0"},
+     "'r7' is not a card name the picker uses."),
     ("classic", {"c-1-red-jackpot": "1", "pts-1": "0", "pts-2": "0"},
      "red-jackpot is not in the UNO (classic) deck."),
     ("classic", {"c-1-blank": "1", "pts-1": "0", "pts-2": "0"},

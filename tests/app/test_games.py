@@ -255,7 +255,10 @@ def test_end_an_open_tally_the_leader_wins(table, client):
     table.record(game_id, 2)
     board = table.scoreboard(game_id)
     assert table.totals(board) == (0, 1, 2)
-    response = table.submit(board, f"/games/{game_id}/end")
+    assert "End game: the leader wins" in table.text(board)
+    confirm = client.get(f"/games/{game_id}/end")  # asks first
+    assert "The leader wins: Cy" in table.text(confirm)
+    response = table.submit(confirm, f"/games/{game_id}/end")
     assert response.status_code == 303
 
     board = table.scoreboard(game_id)
@@ -265,6 +268,39 @@ def test_end_an_open_tally_the_leader_wins(table, client):
     assert client.get(f"/games/{game_id}/hands/new").status_code == 409
     again = table.post(f"/games/{game_id}/end")
     assert again.status_code == 409 and "This game is already over." in table.text(again)
+
+    # Ending is undone by reopening: the tally goes on.
+    table.submit(table.scoreboard(game_id), f"/games/{game_id}/reopen")
+    board = table.scoreboard(game_id)
+    assert "Cy wins!" not in table.text(board) and "Record hand 4" in table.text(board)
+    assert table.post(f"/games/{game_id}/reopen").status_code == 409
+
+
+def test_only_an_open_tally_can_be_ended_by_hand(table):
+    game_id = table.create_game(["Ann", "Bob"], "classic")
+    table.record(game_id, 0, {1: 30})
+    refused = table.post(f"/games/{game_id}/end")
+    assert refused.status_code == 409
+    assert "ends when someone reaches its target" in table.text(refused)
+    assert table.rows("select ended_at from games") == [(None,)]
+
+
+def test_ended_tally_whose_hands_are_all_undone_is_open_again(table):
+    game_id = table.create_game(["Ann", "Bob"], "one")
+    table.record(game_id, 1)
+    table.post(f"/games/{game_id}/end")
+    assert "Bob wins!" in table.text(table.scoreboard(game_id))
+    table.submit(table.scoreboard(game_id), f"/games/{game_id}/hands/undo")
+    board = table.scoreboard(game_id)
+    assert "Record hand 1" in table.text(board)
+
+
+def test_rematch_needs_a_finished_game(table):
+    game_id = table.create_game(["Ann", "Bob"], "classic")
+    before = table.counts()
+    refused = table.post(f"/games/{game_id}/rematch")
+    assert refused.status_code == 409
+    assert table.counts() == before
 
 
 def test_rematch_starts_a_new_game_with_the_same_seats(table, client):

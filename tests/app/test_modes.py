@@ -62,7 +62,7 @@ def test_one_is_a_win_tally_ended_by_the_table(table, client):
     assert table.totals(board) == (0, 2, 0)
     assert "Wins" in table.text(board) and "To go" not in table.text(board)
     assert "Bob +1 win" in table.text(client.get(f"/games/{game_id}/hands"))
-    table.submit(board, f"/games/{game_id}/end")
+    table.submit(table.client.get(f"/games/{game_id}/end"), f"/games/{game_id}/end")
     assert "Bob wins!" in table.text(table.scoreboard(game_id))
 
 
