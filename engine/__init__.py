@@ -3,8 +3,21 @@
 No Flask, no SQLite: the app and the tests drive it through these names.
 """
 
+from .actions import (
+    Action,
+    ActionKind,
+    ActionParseError,
+    BadChoiceError,
+    CardNotHeldError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    UnplayableCardError,
+)
 from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_text, parse_cards
-from .game import Game, NoPointsError
+from .events import Event, EventKind, card_name
+from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
+from .jackpot import LeverOutcome, RuleDispenser
 from .options import TableOptions
 from .scoring import (
     HandOutcome,
@@ -20,6 +33,10 @@ from .scoring import (
 from .variants import VARIANTS, find_variant
 
 __all__ = [
+    "Action", "ActionKind", "ActionParseError", "BadChoiceError", "CardNotHeldError",
+    "GameOverError", "IllegalActionError", "NotYourTurnError", "UnplayableCardError",
+    "Event", "EventKind", "card_name", "HandNotOverError", "HandResult", "Phase", "SetupError",
+    "LeverOutcome", "RuleDispenser",
     "ALL_CARDS", "COLORS", "Card", "CardError", "Color", "Rank", "card", "cards_text",
     "parse_cards", "Game", "NoPointsError", "TableOptions", "HandOutcome", "HandScore",
     "ScoringError", "ScoringMode", "Standings", "end_game", "new_standings", "score_game",

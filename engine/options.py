@@ -1,13 +1,21 @@
 """Table options: what a table agrees before the first deal.
 
 One frozen object per game. Every field defaults to the rule sheets (and
-RULINGS.md); ``None`` means "the variant's own default".
+RULINGS.md); ``None`` means "the variant's own default". The house rules are
+all off by default and each is described to players in plain sentences:
+
+>>> from engine import find_variant
+>>> TableOptions(jump_in=True).describe(find_variant("classic"))[-1]
+'Jump-in (house rule): a player holding a card identical to the top card may play it out of turn; play carries on from them.'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 @dataclass(frozen=True)
@@ -22,10 +30,32 @@ class TableOptions:
     wild_swap: bool = True
     #: Cards drawn for a missed UNO call; None is the variant's default (R6).
     uno_penalty: int | None = None
+    #: House rule: a draw card may answer a draw card of the same or a smaller draw
+    #: (Draw Two on Draw Two, Wild Draw 4 on either); the total passes on. R11 forbids it.
+    stacking: bool = False
+    #: House rule "progressive UNO": only the *same* draw card may answer a draw card
+    #: (Draw Two on Draw Two, Wild Draw 4 on Wild Draw 4); the total passes on.
+    progressive_uno: bool = False
+    #: House rule 7-0: a 7 swaps hands with a chosen player, a 0 passes every hand on.
+    seven_o: bool = False
+    #: House rule: a player holding a card identical to the top card may play it out of turn.
+    jump_in: bool = False
+    #: House rule: a player who draws keeps drawing until a card can be played.
+    draw_until_playable: bool = False
+    #: House rule: a drawn card that can be played must be played.
+    forced_play: bool = False
+    #: R13: with two players a Reverse acts like a Skip (classic's two-player rules);
+    #: None is the variant's default (on in classic, off elsewhere).
+    two_player_reverse_skips: bool | None = None
+    #: wild-jackpot only (R17): the rules the players wrote on the rule cards, at most 8.
+    #: Empty means the engine labels the cards "rule card 1 (Ann)" and so on.
+    rule_cards: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values, for JSON."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["rule_cards"] = list(self.rule_cards)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> TableOptions:
@@ -35,8 +65,84 @@ class TableOptions:
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown table options: {', '.join(sorted(unknown))}")
+        if "rule_cards" in data:
+            rules = data["rule_cards"]
+            if isinstance(rules, str) or not all(isinstance(r, str) for r in rules):
+                raise ValueError("rule_cards must be a list of texts")
+            data["rule_cards"] = tuple(rules)
         return cls(**data)
 
     def replace(self, **changes: Any) -> TableOptions:
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+    @property
+    def stack_rule(self) -> str | None:
+        """"any" (stacking), "same" (progressive UNO only) or None (R11: no stacking)."""
+        if self.stacking:
+            return "any"
+        return "same" if self.progressive_uno else None
+
+    def describe(self, variant: type[Game] | None = None) -> list[str]:
+        """The table's setup and house rules as plain sentences for the players.
+
+        With ``variant`` the sentences use that variant's defaults (its UNO
+        penalty, its two-player rule) and leave out cards it does not have.
+        """
+        name = variant.name if variant else ""
+        lines: list[str] = []
+        if name == "classic" or variant is None:
+            lines.append("The Wild Swap Hands card is in the deck." if self.wild_swap
+                         else "The Wild Swap Hands card is left out.")
+            if self.blank_cards:
+                lines.append(
+                    f"{self.blank_cards} blank card{'s' if self.blank_cards > 1 else ''} "
+                    "carry the table's own rules: a blank is played like a Wild (on anything, "
+                    "naming a color) and the table carries out what is written on it; "
+                    f"one caught in a hand scores {self.blank_value}.")
+            else:
+                lines.append("No blank cards are in the deck.")
+        if name == "wild-jackpot":
+            count = len(self.rule_cards)
+            lines.append(f"The players wrote {count} rule card{'s' if count != 1 else ''}."
+                         if count else "Each player writes an equal share of the 8 rule cards.")
+        penalty = self.uno_penalty
+        if penalty is None:
+            penalty = variant.default_uno_penalty if variant else None
+        if penalty == 0:
+            lines.append("Nobody needs to call UNO.")
+        elif penalty is None:
+            lines.append("A player caught not calling UNO draws the variant's penalty.")
+        else:
+            lines.append(f"A player caught not calling UNO at one card draws {penalty} "
+                         f"card{'s' if penalty != 1 else ''}.")
+        rule = self.stack_rule
+        if rule == "any":
+            lines.append("Stacking (house rule): a player hit by a draw card may pass it on "
+                         "with a draw card of the same or a bigger draw; the totals add up.")
+        elif rule == "same":
+            lines.append("Progressive UNO (house rule): a player hit by a draw card may pass "
+                         "it on with the same draw card; the totals add up.")
+        else:
+            lines.append("No stacking: a player hit by a draw card draws and misses their turn.")
+        reverse = self.two_player_reverse_skips
+        if reverse is None and variant is not None:
+            reverse = variant.two_player_reverse_skips
+        if reverse:
+            lines.append("With two players a Reverse works like a Skip.")
+        elif reverse is not None:
+            lines.append("With two players a Reverse only changes direction.")
+        if self.seven_o:
+            lines.append("7-0 (house rule): playing a 7 swaps hands with a player of your "
+                         "choice; playing a 0 passes every hand to the next player in the "
+                         "direction of play.")
+        if self.draw_until_playable:
+            lines.append("Draw until playable (house rule): a player who draws keeps drawing "
+                         "until they get a card they can play.")
+        if self.forced_play:
+            lines.append("Forced play (house rule): a drawn card that can be played must be "
+                         "played.")
+        if self.jump_in:
+            lines.append("Jump-in (house rule): a player holding a card identical to the top "
+                         "card may play it out of turn; play carries on from them.")
+        return lines

@@ -6,10 +6,11 @@ sheets as settled in RULINGS.md (see docs/rulings.md for our summary).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
-from .cards import NUMBER_RANKS, Card, Rank, card
-from .game import Game
+from .cards import NUMBER_RANKS, Card, Color, Rank, card
+from .game import CLASSIC_SECTIONS, Game
 from .options import TableOptions
 from .scoring import ScoringMode
 
@@ -23,7 +24,10 @@ _STANDARD_POINTS: dict[Rank, int] = {
 
 
 class ClassicGame(Game):
-    """Classic UNO: 108 cards plus up to four table cards (R7)."""
+    """Classic UNO: 108 cards plus up to four table cards (R7).
+
+    The base :class:`Game` plays the classic sheet, so classic changes only its deck.
+    """
 
     name = "classic"
     aliases = ("uno", "standard", "original")
@@ -34,7 +38,7 @@ class ClassicGame(Game):
     wild_counts = {Rank.WILD: 4, Rank.WILD_DRAW4: 4}
     rank_points = {**_STANDARD_POINTS, Rank.WILD_SWAP: 50}  # R14
     #: At most four table cards: blanks and/or the one Wild Swap Hands (R7).
-    max_table_cards: ClassVar[int] = 4
+    max_table_cards = 4
 
     @classmethod
     def deck_counts(cls, options: TableOptions | None = None) -> dict[Card, int]:
@@ -74,6 +78,30 @@ class WildJackpotGame(Game):
     rank_points = {**_STANDARD_POINTS, Rank.JACKPOT: 40, Rank.WILD_JACKPOT: 50}  # R21
     #: Rule cards for the dispenser, never dealt (R16, R17).
     rule_cards: ClassVar[int] = 8
+    first_reverse_right_of_dealer = False  # R19: the dealer plays first
+    two_player_reverse_skips = False  # R13
+    sections = {
+        **CLASSIC_SECTIONS,
+        "first": ("Setup", ""), "first-skip": ("Skip Card", "R19"),
+        "first-draw": ("Draw Two Card", "R19"), "first-reverse": ("Reverse Card", "R19"),
+        "first-wild": ("Wild Card", "R19"), "first-return": ("Wild Draw 4 Card", "R19"),
+        "first-jackpot": ("Jackpot Card", "R19"),
+        "play": ("Game Play", "R3"), "draw": ("Game Play", ""), "after-draw": ("Game Play", "R12"),
+        "pass": ("Game Play", "R2"), "reshuffle": ("Going Out", "R2"), "two": (None, "R13"),
+        "draw2": ("Draw Two Card", ""), "wd4": ("Wild Draw 4 Card", "R20"),
+        "challenge-won": ("Wild Draw 4 Card", "R4"), "final": ("Going Out", "R5"),
+        "out": ("Going Out", ""), "uno": ("Going Out", "R6"),
+        "jackpot": ("Wild Jackpot Lever", "R18"), "rules": ("Wild Jackpot Lever", "R17"),
+    }
+
+    @classmethod
+    def check_options(cls, options: TableOptions) -> None:
+        """Rule cards are this variant's: at most the box's 8 (R16, R17)."""
+        super().check_options(options.replace(rule_cards=()))
+        if len(options.rule_cards) > cls.rule_cards:
+            raise ValueError(f"the box has {cls.rule_cards} rule cards (R16)")
+        if any(not text.strip() for text in options.rule_cards):
+            raise ValueError("a rule card needs a rule written on it (R17)")
 
 
 class PizzaPizzaGame(Game):
@@ -94,6 +122,27 @@ class PizzaPizzaGame(Game):
         Rank.SKIP: 20, Rank.DRAW1: 20, Rank.REVERSE: 20,
         Rank.WILD: 50, Rank.WILD_DIP: 50, Rank.WILD_DRAW2: 50,
     }  # R26
+    first_reverse_right_of_dealer = False  # R23: the dealer plays first
+    two_player_reverse_skips = False  # R13
+    bluff_words = "held another card that could have been played"
+    sections = {
+        **CLASSIC_SECTIONS,
+        "setup": ("dealing", ""), "first": ("first card", "R23"),
+        "first-skip": ("first card", "R23"), "first-draw": ("first card", "R23"),
+        "first-reverse": ("first card", "R23"), "first-wild": ("first card", "R23"),
+        "first-return": ("first card", "R23"), "play": ("matching", "R3"),
+        "draw": ("drawing", ""), "after-draw": ("drawing", "R12"), "pass": (None, "R2"),
+        "reshuffle": ("empty draw pile", "R2"), "skip": ("Skip", ""), "reverse": ("Reverse", ""),
+        "draw1": ("Draw One", ""), "two": (None, "R13"), "wild": ("Wild cards", ""),
+        "wd2": ("Wild Draw 2 and its challenge", "R25"),
+        "challenge-won": ("Wild Draw 2 and its challenge", "R4"),
+        "dip": ("Wild Dip Into The Deck", "R24"), "final": ("going out", "R5"),
+        "out": ("going out", ""), "uno": ("calling UNO", "R6"),
+    }
+
+    def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
+        """R25: guilty if any other card held could have been played, wilds included."""
+        return any(c.color is None or c.color is color or c.rank is top.rank for c in rest)
 
 
 class OneGame(Game):
@@ -109,6 +158,22 @@ class OneGame(Game):
     colored_counts = _STANDARD_COLORED
     wild_counts = {Rank.WILD: 3, Rank.WILD_DRAW4: 4}  # R27: 107 cards
     rank_points = None
+    first_card_numbers_only = True  # R28
+    may_play_drawn_card = False  # R29
+    challenges = False  # R31
+    two_player_reverse_skips = False  # R13, R30
+    sections = {
+        **CLASSIC_SECTIONS,
+        "setup": ("Set up", ""), "first": ("Set up", "R28"), "first-return": ("Set up", "R28"),
+        "play": ("Set up", "R3"), "draw": ("Set up", "R29"), "after-draw": ("Set up", "R29"),
+        "pass": (None, "R2"), "reshuffle": (None, "R2"),
+        "skip": ("Functions of action cards", ""),
+        "reverse": ("Functions of action cards", "R30"),
+        "draw2": ("Functions of action cards", ""), "wild": ("Functions of action cards", ""),
+        "wd4": ("Functions of action cards", "R31"), "two": (None, "R13"),
+        "final": (None, "R5"), "out": ("Functions of action cards", "R32"),
+        "uno": ("Note", "R6"),
+    }
 
 
 class StarWarsGame(Game):
@@ -121,6 +186,25 @@ class StarWarsGame(Game):
     colored_counts = _STANDARD_COLORED
     wild_counts = {Rank.WILD: 4, Rank.WILD_DRAW4: 4, Rank.WILD_DROID: 1}  # R33
     rank_points = {**_STANDARD_POINTS, Rank.WILD_DROID: 50}  # R37
+    first_card_numbers_only = True  # R34
+    two_player_reverse_skips = False  # R13
+    bluff_words = "held a card of the color in play or another wild"
+    sections = {
+        **CLASSIC_SECTIONS,
+        "setup": ("Set Up", ""), "first": ("Set Up", "R34"), "first-return": ("Set Up", "R34"),
+        "play": ("Let's Play UNO!", "R3"), "draw": ("Let's Play UNO!", ""),
+        "after-draw": ("Let's Play UNO!", "R12"), "pass": (None, "R2"),
+        "reshuffle": ("Let's Play UNO!", "R2"), "skip": ("Action Cards, Skip", ""),
+        "reverse": ("Action Cards, Reverse", ""), "draw2": ("Action Cards, Draw Two", ""),
+        "wild": ("Action Cards, Wild", ""), "wd4": ("Action Cards, Wild Draw Four", "R35"),
+        "challenge-won": ("Action Cards, Wild Draw Four", "R4"),
+        "droid": ("Action Cards, Wild Let's Build a Droid", "R36"), "two": (None, "R13"),
+        "final": (None, "R5"), "out": ("Winning", ""), "uno": ("Calling UNO!", "R6"),
+    }
+
+    def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
+        """R35: guilty if holding a card of the color in play or any other wild."""
+        return any(c.color is None or c.color is color for c in rest)
 
 
 VARIANTS: list[type[Game]] = [ClassicGame, WildJackpotGame, PizzaPizzaGame, OneGame, StarWarsGame]
