@@ -16,6 +16,7 @@ from .forms import FormErrors, parse_new_game
 bp = Blueprint("games", __name__)
 
 DEFAULT_SEATS = 4
+MAX_SEATS = max(v.max_players for v in engine.VARIANTS)
 
 
 def get_game_or_404(game_id: int, *, allow_deleted: bool = False) -> store.GameRecord:
@@ -71,12 +72,13 @@ def _new_game_page(errors: dict[str, str]) -> str:
         variant = engine.find_variant(args.get("variant") or "classic")
     except ValueError:
         variant = engine.VARIANTS[0]
-    # Every seat the variant allows gets an input; the script shows only the
-    # first few until "Add a player" is tapped (without JS all are shown).
-    names = args.getlist("player")[: variant.max_players]
+    # Every seat any variant allows gets an input (a variant change leaves the
+    # names alone); the script shows only the first few until "Add a player" is
+    # tapped, and without JS all are shown. The variant's own range is checked on save.
+    names = args.getlist("player")[:MAX_SEATS]
     filled = max((i + 1 for i, n in enumerate(names) if n.strip()), default=0)
-    shown = min(max(filled, DEFAULT_SEATS, variant.min_players), variant.max_players)
-    names += [""] * (variant.max_players - len(names))
+    shown = max(filled, DEFAULT_SEATS)
+    names += [""] * (MAX_SEATS - len(names))
     return render_template(
         "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
         values=args, errors=errors, submission=secrets.token_urlsafe(16),

@@ -108,12 +108,13 @@ def preview(game_id: int) -> str:
     hand_id = request.form.get("hand_id", type=int) or NEW
     data = _form_data(request.form)
     store.save_draft(get_db(), game.id, hand_id, data)
+    then = game.before(game.hand(hand_id))
     try:
-        reading = read_hand(game.before(game.hand(hand_id)), data)
+        reading = read_hand(then, data)
     except FormErrors as exc:
         reading = HandReading(-1, [], {}, exc.errors)
-    return render_template("_running.html", game=game, reading=reading,
-                           seats=sorted(reading.points) if reading.went_out >= 0 else [])
+    seats = scored_seats(then, reading.went_out) if reading.went_out >= 0 else ()
+    return render_template("_running.html", game=game, reading=reading, seats=seats)
 
 
 @bp.post("/draft/discard")

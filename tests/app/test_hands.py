@@ -123,7 +123,7 @@ def test_review_shows_the_hand_and_stores_nothing(table, game_id):
     assert review.headers["Cache-Control"] == "no-store"
     assert "Review hand 1" in page and "Ann went out." in page
     assert "Bob : 57 pts 7 Wild" in page and "Cy : 12 pts (typed)" in page
-    assert '<span class="chip red">7</span>' in table.html(review)
+    assert '<span class="chip red" title="red-7">7</span>' in table.html(review)
     assert "This hand: Ann +69" in page
     assert "Save hand" in page
     assert table.counts()["hands"] == 0

@@ -12,9 +12,13 @@ def start_game(page: Page, variant: str, names: list[str], target: str | None = 
     page.goto("/")
     page.get_by_role("link", name="New game").click()
     page.wait_for_load_state()  # htmx must be listening before the variant changes
-    page.get_by_label("Variant").select_option(variant)
-    # The form refreshes itself for the variant (htmx); wait for the new defaults.
-    expect(page.locator("input[name=shown_variant]")).to_have_value(variant)
+    if page.get_by_label("Variant").input_value() != variant:
+        # The form refreshes itself for the variant (htmx): wait for the swap to be done
+        # before typing, or the new form would replace what was typed meanwhile.
+        with page.expect_response(lambda r: "/games/new" in r.url):
+            page.get_by_label("Variant").select_option(variant)
+        expect(page.locator("input[name=shown_variant]")).to_have_value(variant)
+        page.wait_for_load_state("networkidle")
     for i, name in enumerate(names):
         box = page.get_by_label(f"Player {i + 1}", exact=True)
         if not box.is_visible():

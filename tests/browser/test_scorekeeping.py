@@ -96,3 +96,15 @@ def test_screen_wake_lock_is_requested_on_game_pages(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob"])
     expect(page.locator("body")).to_have_attribute("data-awake", "yes")
     assert page.evaluate("window.__wakeRequests") == ["screen"]
+
+
+def test_changing_variant_keeps_typed_names(page: Page) -> None:
+    page.goto("/games/new")
+    page.get_by_label("Player 1", exact=True).fill("Ann")
+    page.get_by_label("Player 2", exact=True).fill("Bob")
+    with page.expect_response(lambda r: "/games/new" in r.url):
+        page.get_by_label("Variant").select_option("pizza-pizza")
+    expect(page.locator("input[name=target]")).to_have_value("250")
+    expect(page.get_by_text("2 to 5 players")).to_be_visible()
+    expect(page.get_by_label("Player 1", exact=True)).to_have_value("Ann")
+    expect(page.get_by_label("Player 2", exact=True)).to_have_value("Bob")
