@@ -171,7 +171,7 @@ def _spellings():
             yield pytest.param(spelled.title(), text, id=spelled)
 
 
-@pytest.mark.parametrize("spelled, canonical", _spellings())
+@pytest.mark.parametrize("spelled, canonical", list(_spellings()))
 def test_canonical_names_spelled_with_spaces_underscores_or_run_together(spelled, canonical):
     assert Card.parse(spelled) is Card.parse(canonical)
 
