@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
 import engine
@@ -121,15 +123,21 @@ def _deleted_hand(game: store.GameRecord, hand_id: int | None) -> int | None:
     return int(row[0]) if row else None
 
 
+def _change_game(game_id: int,
+                 change: Callable[[Database, store.GameRecord], None]) -> Response | tuple[str, int]:
+    """Apply one change to a game, then show its scoreboard (409 if the game refuses it)."""
+    game = get_game_or_404(game_id)
+    try:
+        change(get_db(), game)
+    except store.ConflictError as exc:
+        return error_page(str(exc), 409)
+    return redirect(url_for("games.scoreboard", game_id=game.id), 303)
+
+
 @bp.post("/games/<int:game_id>/play-on")
 def play_on(game_id: int) -> Response | tuple[str, int]:
     """Keep playing past the target; the winner stays recorded."""
-    game = get_game_or_404(game_id)
-    try:
-        store.set_play_on(get_db(), game)
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+    return _change_game(game_id, store.set_play_on)
 
 
 @bp.get("/games/<int:game_id>/end")
@@ -148,23 +156,13 @@ def confirm_end(game_id: int) -> str:
 @bp.post("/games/<int:game_id>/end")
 def end_game(game_id: int) -> Response | tuple[str, int]:
     """End an open-ended tally: the leader wins."""
-    game = get_game_or_404(game_id)
-    try:
-        store.end_open_game(get_db(), game)
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+    return _change_game(game_id, store.end_open_game)
 
 
 @bp.post("/games/<int:game_id>/reopen")
 def reopen_game(game_id: int) -> Response | tuple[str, int]:
     """Take back "end game" on an open-ended tally."""
-    game = get_game_or_404(game_id)
-    try:
-        store.end_open_game(get_db(), game, ended=False)
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+    return _change_game(game_id, lambda db, game: store.end_open_game(db, game, ended=False))
 
 
 @bp.post("/games/<int:game_id>/rematch")
