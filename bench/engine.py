@@ -31,7 +31,7 @@ if __name__ == "__main__":
     _BENCH = Path(__file__).resolve().parent
     sys.path[:] = [str(_BENCH.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 
-from engine.simulate import DEFAULT_MAX_ACTIONS, POLICIES, play_random_game
+from engine.simulate import DEFAULT_MAX_ACTIONS, POLICIES, pick, play_random_game
 from engine.variants import VARIANTS, find_variant
 
 #: The goal set in issue 3: classic with 4 players at least this many times RLCard's speed.
@@ -91,7 +91,7 @@ def time_rlcard(players: int, games: int, seed: int) -> Timing:
 
     RLCard draws from a ``numpy.random.RandomState`` (its shuffles, a wild's
     colour when flipped or drawn); we seed it per hand, and pick actions with a
-    seeded ``random.Random`` as we do for our own engine. RLCard can crash with
+    seeded ``random.Random`` and :func:`engine.simulate.pick`, as for our engine. RLCard can crash with
     IndexError when every card is in a hand and someone must draw; such hands
     count as unfinished (and their time stays in the total).
     """
@@ -109,7 +109,7 @@ def time_rlcard(players: int, games: int, seed: int) -> Timing:
             for _ in range(DEFAULT_MAX_ACTIONS):
                 if game.is_over():
                     break
-                game.step(chooser.choice(game.get_legal_actions()))
+                game.step(pick(game.get_legal_actions(), chooser))
                 actions += 1
             else:
                 unfinished += 1

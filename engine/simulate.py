@@ -43,13 +43,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .actions import Action, ActionKind
 from .events import Event
 from .game import Game
 from .options import TableOptions
 from .variants import VARIANTS, find_variant
+
+T = TypeVar("T")
 
 #: Actions after which a random hand counts as unfinished: far above any eager hand
 #: (a few thousand actions at worst), yet it bounds a runaway loop.
@@ -93,9 +95,19 @@ Policy = Callable[[Sequence[Action], random.Random], Action]
 _UNO, _DRAW, _PASS = ActionKind.UNO, ActionKind.DRAW, ActionKind.PASS
 
 
+def pick(items: Sequence[T], chooser: random.Random) -> T:
+    """One of ``items``, all equally likely.
+
+    Scales one ``random()`` float, like :func:`engine.chance.shuffle`: about
+    twice as fast as ``chooser.choice``, whose integer draws are Python code, and
+    a random player picks once per action. The benchmark drives RLCard with it too.
+    """
+    return items[int(chooser.random() * len(items))]
+
+
 def uniform_choice(actions: Sequence[Action], chooser: random.Random) -> Action:
     """Any legal action, all equally likely."""
-    return chooser.choice(actions)
+    return pick(actions, chooser)
 
 
 def eager_choice(actions: Sequence[Action], chooser: random.Random) -> Action:
@@ -107,7 +119,7 @@ def eager_choice(actions: Sequence[Action], chooser: random.Random) -> Action:
             return action
         if kind is not _DRAW and kind is not _PASS:
             doing.append(action)
-    return chooser.choice(doing or actions)
+    return pick(doing or actions, chooser)
 
 
 POLICIES: dict[str, Policy] = {"uniform": uniform_choice, "eager": eager_choice}
