@@ -52,7 +52,7 @@ class IllegalActionError(ValueError):
     """
 
     def __init__(self, message: str, rule: str = "") -> None:
-        super().__init__(message)
+        super().__init__(f"{message} ({rule})" if rule else message)
         self.rule = rule
 
 

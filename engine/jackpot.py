@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .chance import shuffle
+
 
 class LeverOutcome(enum.Enum):
     """Where the spinner stops when the lever is pulled (R18: each 1 in 6)."""
@@ -74,7 +76,7 @@ class RuleDispenser:
     def load(cls, texts: Sequence[str], rng: random.Random) -> RuleDispenser:
         """Shuffle the written cards and load them (R17)."""
         loaded = list(texts)
-        rng.shuffle(loaded)
+        shuffle(loaded, rng)
         return cls(loaded, [])
 
     def dispense(self, rng: random.Random, count: int = 1) -> list[str]:
@@ -88,7 +90,7 @@ class RuleDispenser:
         for _ in range(count):
             if not self.loaded and self.used:
                 self.loaded, self.used = self.used, []
-                rng.shuffle(self.loaded)
+                shuffle(self.loaded, rng)
             if not self.loaded:
                 break
             dealt.append(self.loaded.pop())
