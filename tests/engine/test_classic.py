@@ -70,8 +70,8 @@ def test_r8_first_wild_draw4_goes_back_and_another_card_is_turned():
     game = deal("classic", FOUR_HANDS, "wild-draw4", "blue-5 " + DRAW)
     assert game.top_card is card("blue-5") and game.to_act == 1
     assert card("wild-draw4") in game.draw_pile
-    returned = [e for e in game.opening_events if e.kind is EventKind.RETURNED]
-    assert len(returned) == 1 and returned[0].rule == "R8"
+    returned = [e.rule for e in game.opening_events if e.kind is EventKind.RETURNED]
+    assert returned and set(returned) == {"R8"}  # shuffled back in: it may come up again
 
 
 def test_r8_first_wild_swap_hands_names_color_may_swap_then_plays():
