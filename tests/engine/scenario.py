@@ -72,6 +72,11 @@ def legal(game: Game) -> list[str]:
     return [a.text for a in game.legal_actions()]
 
 
+def choices(game: Game) -> list[str]:
+    """The legal actions as text, leaving out UNO calls and catches."""
+    return [t for t in legal(game) if not t.startswith(("uno ", "catch "))]
+
+
 def card(text: str) -> Card:
     """One card from its text."""
     return Card.parse(text)
