@@ -266,12 +266,14 @@ class Game:
     _registry: ClassVar[dict[str, type[Game]]] = {}
     #: topic -> (rule, source), built from ``sections`` and ``sheet``.
     _cite: ClassVar[dict[str, tuple[str, str]]] = {}
+    _play_cite: ClassVar[tuple[str, str]] = ("", "")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.name:
             Game._registry[cls.name] = cls
         cls._cite = _citations(cls.sheet, cls.sections)
+        cls._play_cite = cls._cite["play"]
 
     def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
         """Whether a draw wild was played illegally: the hook each variant's challenge uses.
@@ -801,10 +803,9 @@ class Game:
         catches (each naming its actor) and jump-ins (house rule)."""
         phase = self._phase
         out: list[Action] = []
-        if phase is _P_OVER:
-            return out
         seat = self._to_act
-        assert seat is not None  # every phase but OVER has someone to act
+        if seat is None:  # the hand is over
+            return out
         if phase is _P_TURN:
             hand = self._hands[seat]
             color = self._color
@@ -1168,7 +1169,7 @@ class Game:
         if kind is _K_PLAY:
             seat = self._to_act
             assert seat is not None and a.card is not None
-            if self._phase is _P_TURN:
+            if self._exposed and self._phase is _P_TURN:
                 self._exposed.clear()  # R6: this player begins their turn
             self._play(seat, a.card, a.color, a.target)
         elif kind is _K_DRAW:
@@ -1275,7 +1276,7 @@ class Game:
             guilty = self.bluffed(hand, self._color, self._discard[-1])
         self._discard.append(c)
         self._color = c.color if c.color is not None else color
-        rule, source = self._cite["play"]
+        rule, source = self._play_cite
         self._events.append(_make_event(Event, (_PLAYED, seat, rule, source, self.players, 0,
                                                 (c,), color, None, "")))
         if len(hand) < 2:
@@ -1382,7 +1383,8 @@ class Game:
     def _do_draw(self) -> None:
         seat = self._to_act
         assert seat is not None
-        self._exposed.clear()  # R6: drawing begins this player's turn
+        if self._exposed:
+            self._exposed.clear()  # R6: drawing begins this player's turn
         if self._until_playable:
             got: list[Card] = []
             while True:
@@ -1395,13 +1397,19 @@ class Game:
             self._ev(_V_DRAW, seat, "draw-until", len(got), tuple(got))
             last = got[-1] if got else None
         else:
-            last = self._take(seat)
-            self._ev(_V_DRAW, seat, "draw", 1 if last else 0,
-                     (last,) if last is not None else ())
-        if last is None or not self.may_play_drawn_card or not self._matches(last):
+            draw = self._draw
+            if not draw:  # drawing is legal, so the reshuffle refills this same list (R2)
+                self._reshuffle()
+            last = draw.pop()
+            self._hands[seat].append(last)
+            self._ev(_V_DRAW, seat, "draw", 1, (last,))
+        if (last is None or not self.may_play_drawn_card
+                or not (last.color is self._color or last.rank is self._discard[-1].rank
+                        or last in _ALWAYS)):
             # R12: only the drawn card could be played, and it cannot; R29: never that turn.
             self._ev(_V_KEEP, seat, "after-draw")
-            self._turn(self._next(seat))
+            self._to_act = (seat + self._direction) % self._n
+            self._phase = _P_TURN
             return
         self._drawn = last
         self._phase = _P_DRAWN
@@ -1850,6 +1858,7 @@ def _citations(sheet: str, sections: Mapping[str, tuple[str | None, str]]
 
 
 Game._cite = _citations("", CLASSIC_SECTIONS)
+Game._play_cite = Game._cite["play"]
 
 
 def _distinct(cards: Iterable[Card]) -> list[Card]:
