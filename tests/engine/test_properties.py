@@ -256,7 +256,9 @@ def test_many_uniform_hands_conserve_cards(name: str) -> None:
 
 # -- fewer hands, every invariant --------------------------------------------------------------
 
-SLOW = settings(max_examples=40, derandomize=True, deadline=None, database=None,
+# Tuned to keep this file within about 30 s on two cores; derandomized, so CI sees the
+# same examples every run (a failure prints the table, seed and policy to replay it).
+SLOW = settings(max_examples=50, derandomize=True, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -313,7 +315,7 @@ def test_offered_actions_accepted_others_refused(table: tuple[str, int, TableOpt
     check_replay(game)
 
 
-@SLOW
+@settings(SLOW, max_examples=100)
 @given(table=tables_with_options(), seed=st.integers(0, 2**32 - 1),
        stop=st.integers(0, 150), policy=st.sampled_from(sorted(POLICIES)))
 def test_save_restore_mid_hand_plays_on_identically(table: tuple[str, int, TableOptions],
