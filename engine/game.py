@@ -1471,6 +1471,8 @@ class Game:
             return
         self._ev(_V_LOSE_TURN, seat, topic)
         self._turn(self._next(seat))
+        if self._n == 2:
+            self._ev(_V_AGAIN, accused, "two")
 
     def _do_color(self, a: Action) -> None:
         seat = self._to_act

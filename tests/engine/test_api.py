@@ -275,6 +275,7 @@ def test_events_cite_rule_and_sheet_section():
         "(R10; classic sheet, Wild Draw 4 Card)",
         "Bea draws 6 cards: their challenge failed (R10; classic sheet, Wild Draw 4 Card)",
         "Bea loses their turn (R10; classic sheet, Wild Draw 4 Card)",
+        "Ann plays again (R13; classic sheet, Rules for Two Players)",
     ]
     assert all(isinstance(e, Event) and e.source for e in events)
     assert events[3].amount == 6 and events[3].seat == 1 and len(events[3].cards) == 6
