@@ -43,8 +43,8 @@ from .actions import (
     NotYourTurnError,
     UnplayableCardError,
 )
-from .chance import rng_from_json, rng_to_json, shuffle
 from .cards import ALL_CARDS, COLORS, Card, Color, Rank, card, parse_cards
+from .chance import rng_from_json, rng_to_json, shuffle
 from .events import Event, EventKind, card_name
 from .jackpot import LEVER_OUTCOMES, LeverOutcome, RuleDispenser, default_rule_cards, spin
 from .options import TableOptions

@@ -271,8 +271,8 @@ def test_events_cite_rule_and_sheet_section():
     assert [e.text for e in events] == [
         "Ann plays Wild Draw 4 and names blue (R3; classic sheet, Gameplay)",
         "Bea challenges Ann's Wild Draw 4 (R10; classic sheet, Wild Draw 4 Card)",
-        "The challenge fails: Ann held no card that would have made it illegal "
-        "(R10; classic sheet, Wild Draw 4 Card)",
+        ("The challenge fails: Ann held no card that would have made it illegal "
+         "(R10; classic sheet, Wild Draw 4 Card)"),
         "Bea draws 6 cards: their challenge failed (R10; classic sheet, Wild Draw 4 Card)",
         "Bea loses their turn (R10; classic sheet, Wild Draw 4 Card)",
         "Ann plays again (R13; classic sheet, Rules for Two Players)",

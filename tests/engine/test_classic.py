@@ -103,7 +103,7 @@ def test_r9_first_reverse_dealer_right_plays_first_counter_clockwise(players, de
     hands = [" ".join(cards[i * 7:(i + 1) * 7]) for i in range(players)]
     game = deal("classic", hands, "red-reverse", " ".join(cards[-2:]), dealer=dealer)
     assert game.to_act == first and game.direction == -1
-    start = [e for e in game.opening_events if e.kind is EventKind.START][0]
+    start = next(e for e in game.opening_events if e.kind is EventKind.START)
     assert start.rule == "R9" and "counter-clockwise" in start.text
 
 

@@ -117,7 +117,7 @@ def test_r18_the_random_lever_is_fair_and_seeded():
     for seed in range(600):
         game = jackpot_table(seed=seed)
         events = play(game, "play red-jackpot", "lever")
-        lever = [e for e in events if e.kind is EventKind.LEVER][0]
+        lever = next(e for e in events if e.kind is EventKind.LEVER)
         seen[next(o for o in LeverOutcome if o.words == lever.note)] += 1
     assert set(seen) == set(LeverOutcome)
     assert all(70 <= n <= 130 for n in seen.values()), seen  # about 100 each (R18)
