@@ -810,16 +810,18 @@ class Game:
             hand = self._hands[seat]
             color = self._color
             rank = self._discard[-1].rank
-            if self._seven_o or _WILD_SWAP in hand:
-                for c in dict.fromkeys(hand):
-                    if c.color is None or c.color is color or c.rank is rank:
+            seven_o = self._seven_o
+            for c in dict.fromkeys(hand):  # one action per distinct card
+                own = c.color
+                if own is None:  # wilds (and blanks) go on anything, naming a color
+                    if c is _WILD_SWAP:
                         self._add_plays(seat, c, out)
-            else:
-                for c in dict.fromkeys(hand):  # one action per distinct card
-                    own = c.color
-                    if own is None:  # wilds (and blanks) go on anything, naming a color
+                    else:
                         out.extend(COLOR_PLAYS[c])
-                    elif own is color or c.rank is rank:  # R3
+                elif own is color or c.rank is rank:  # R3
+                    if seven_o:
+                        self._add_plays(seat, c, out)
+                    else:
                         out.append(PLAIN_PLAYS[c])
             if self._draw or len(self._discard) > 1:
                 out.append(DRAW)

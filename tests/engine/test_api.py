@@ -322,3 +322,11 @@ def test_cards_are_conserved_across_a_whole_random_hand():
             now = (Counter(c for h in game.hands for c in h) + Counter(game.draw_pile)
                    + Counter(game.discard_pile) + Counter(c for h in game.laid_aside for c in h))
             assert now == deck
+
+
+@pytest.mark.parametrize("variant", [v.name for v in VARIANTS])
+def test_every_event_source_cites_a_real_ruling(variant):
+    cls = find_variant(variant)
+    for topic, (section, rule) in cls.sections.items():
+        assert rule in ("", "house") or (rule[0] == "R" and 1 <= int(rule[1:]) <= 37), topic
+        assert section is None or section.strip()

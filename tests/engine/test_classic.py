@@ -334,3 +334,19 @@ def test_scoring_winner_scores_opponents_cards():
     assert result.went_out == 0
     assert result.points == {1: 70, 2: 63}
     assert result.held[2] == tuple(card(t) for t in ("green-4", "wild-draw4", "yellow-9"))
+
+
+@pytest.mark.parametrize("mode", ["standard", "lowest-wins", "partners", "challenge"])
+def test_r15_a_hand_result_feeds_every_scoring_mode(mode):
+    from engine import ScoringMode, score_game
+
+    game = position("classic", ["red-2", "blue-skip", "green-4 wild", "yellow-9"], "red-5")
+    play(game, "play red-2")
+    standings = score_game(ScoringMode(mode), 4, [game.hand_result().outcome], target=500)
+    assert standings.hands[0].went_out == 0
+    if mode == "standard":
+        assert standings.totals == (20 + 54 + 9, 0, 0, 0)
+    elif mode == "partners":
+        assert standings.totals == (20 + 9, 0, 20 + 9, 0)
+    else:
+        assert standings.totals == (0, 20, 54, 9)
