@@ -882,12 +882,18 @@ class Game:
 
     def _add_plays(self, seat: int, c: Card, out: list[Action],
                    kind: ActionKind = ActionKind.PLAY, actor: int | None = None) -> None:
-        others = [t for t in range(self._n) if t != seat] if self._needs_target(seat, c) else [None]
-        colors: Sequence[Color | None] = COLORS if c in _ALWAYS else (None,)
-        if kind is _K_PLAY and others == [None]:
+        targeted = self._needs_target(seat, c)
+        if kind is _K_PLAY and not targeted:
             out.extend(COLOR_PLAYS[c] if c in _ALWAYS else (PLAIN_PLAYS[c],))
             return
-        out.extend(Action(kind, c, col, t, actor) for col in colors for t in others)
+        key = (kind, c, seat, self._n if targeted else 0, actor)
+        actions = _PLAYS_WITH_SEATS.get(key)
+        if actions is None:  # the same few actions every time: made once
+            others = [t for t in range(self._n) if t != seat] if targeted else [None]
+            colors: Sequence[Color | None] = COLORS if c in _ALWAYS else (None,)
+            actions = _PLAYS_WITH_SEATS[key] = tuple(
+                Action(kind, c, col, t, actor) for col in colors for t in others)
+        out.extend(actions)
 
     def _add_jumps(self, seat: int, out: list[Action]) -> None:
         top = self._discard[-1]
@@ -1844,6 +1850,8 @@ _V_RESHUFFLE = EventKind.RESHUFFLE
 _DEFAULTS: dict[type[Game], TableOptions] = {}
 #: (players, seat) -> "uno seat" and every "catch other seat".
 _CALLS: dict[tuple[int, int], tuple[Action, ...]] = {}
+#: Plays naming a seat (swaps, 7-0) and jump-ins, by (kind, card, seat, players, actor).
+_PLAYS_WITH_SEATS: dict[tuple[ActionKind, Card, int, int, int | None], tuple[Action, ...]] = {}
 _make_event: Any = tuple.__new__
 _PLAYED = EventKind.PLAY
 
