@@ -36,6 +36,7 @@ class EventKind(str, enum.Enum):
     LOSE_TURN = "lose-turn"
     REVERSE = "reverse"
     AGAIN = "again"
+    TAKES_TURN = "takes-turn"
     KEEP = "keep"
     PASS = "pass"
     RESHUFFLE = "reshuffle"
@@ -73,6 +74,7 @@ _TEMPLATES: dict[EventKind, str] = {
     EventKind.LOSE_TURN: "{who} loses their turn",
     EventKind.REVERSE: "Play now goes {note}",
     EventKind.AGAIN: "{who} plays again",
+    EventKind.TAKES_TURN: "{who} takes their turn",
     EventKind.KEEP: "{who} keeps the drawn card",
     EventKind.PASS: "{who} passes",
     EventKind.RESHUFFLE: "The discard pile except its top card is shuffled into a new draw pile",

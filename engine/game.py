@@ -1465,8 +1465,8 @@ class Game:
             self._ev(EventKind.GUILTY, seat, topic, target=accused, note=self.bluff_words)
             self._draw_cards(accused, total, topic, f"their {card_name(top)} was illegal")
             # R4: the challenger takes their turn, with the color the wild's player named.
-            self._ev(_V_AGAIN, seat, "challenge-won", note="the challenge does not "
-                     "cost their turn")
+            self._ev(EventKind.TAKES_TURN, seat, "challenge-won",
+                     note="a successful challenge does not cost it")
             self._turn(seat)
             return
         self._guilty = False
