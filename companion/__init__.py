@@ -10,6 +10,8 @@ from typing import Any
 import platformdirs
 from flask import Flask
 
+import engine
+
 from . import csrf, db
 
 #: htmx ships as a static file (see docs/decisions.md for why 2.0).
@@ -46,6 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .labels import card_label
 
     app.jinja_env.globals["card_label"] = card_label
+    app.jinja_env.globals["card_colors"] = engine.COLORS
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)

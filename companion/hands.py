@@ -69,7 +69,7 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
         seats=scored_seats(game, went_out), rows=rows, wilds=wilds, reading=reading,
-        errors=errors or {}, restored=restored, colors=COLORS,
+        errors=errors or {}, restored=restored,
     )
     return html, status, _NO_STORE
 
