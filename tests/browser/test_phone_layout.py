@@ -8,7 +8,6 @@ import pytest
 from browser_steps import start_game, totals
 from playwright.sync_api import Page, expect
 
-
 MIN_TARGET = 44
 
 
