@@ -14,6 +14,7 @@ The forms, one per kind:
 ==========================  ====================================================
 ``play CARD [COLOR] [SEAT]``  play a card; a wild names a COLOR; a Wild Swap Hands
                               (or a 7 under 7-0) names the SEAT to swap with
+``play CARD [COLOR] uno``     play the next-to-last card and call UNO with it (R6)
 ``draw``                      draw instead of playing
 ``pass``                      keep the drawn card, or pass when nothing can be
                               drawn or played (R2)
@@ -118,6 +119,8 @@ class Action:
     seat: int | None = None
     #: The lever outcome given as input; None lets the game's generator spin.
     lever: LeverOutcome | None = None
+    #: A play that calls UNO as the next-to-last card goes down (R6): ``play CARD uno``.
+    uno: bool = False
 
     @property
     def text(self) -> str:
@@ -134,6 +137,8 @@ class Action:
             parts.append(str(self.target))
         if self.lever is not None:
             parts.append(self.lever.value)
+        if self.uno:
+            parts.append("uno")
         return " ".join(parts)
 
     def __str__(self) -> str:
@@ -158,10 +163,13 @@ class Action:
 
     @staticmethod
     def play(card: Card | str, color: Color | str | None = None,
-             target: int | None = None) -> Action:
-        """A play, from a card and the color named (for wilds) and seat chosen (swaps)."""
+             target: int | None = None, uno: bool = False) -> Action:
+        """A play, from a card and the color named (for wilds) and seat chosen (swaps);
+        ``uno`` calls UNO with it (the next-to-last card, R6)."""
         c = Card.parse(card) if isinstance(card, str) else card
         col = _color(color) if isinstance(color, str) else color
+        if uno:
+            return Action(ActionKind.PLAY, c, col, target, uno=True)
         if target is None and col is None:
             cached = PLAIN_PLAYS.get(c)
             if cached is not None:
@@ -226,6 +234,9 @@ def _parse_rest(kind: ActionKind, rest: list[str]) -> Action:
     color: Color | None = None
     target = None
     extra = rest[1:]
+    calls = kind is ActionKind.PLAY and bool(extra) and extra[-1].lower() == "uno"
+    if calls:
+        extra = extra[:-1]
     if extra and not extra[0].isdigit():
         color = _color(extra[0])
         extra = extra[1:]
@@ -234,7 +245,7 @@ def _parse_rest(kind: ActionKind, rest: list[str]) -> Action:
         extra = extra[1:]
     if extra:
         raise ActionParseError(f"unexpected {' '.join(extra)!r}")
-    return Action(kind, card, color, target, seat)
+    return Action(kind, card, color, target, seat, uno=calls)
 
 
 # Interned actions for the hot path: legal_actions hands these out, so a random
@@ -250,6 +261,8 @@ LEVER = Action(ActionKind.LEVER)
 PLAIN_PLAYS: dict[Card, Action] = {}
 #: ``play CARD COLOR`` for every card and color (used for wilds and blanks).
 COLOR_PLAYS: dict[Card, tuple[Action, ...]] = {}
+#: ``play CARD [COLOR] uno`` for each of the plays above: the same play calling UNO.
+CALLING_PLAYS: dict[Action, Action] = {}
 
 
 def _intern() -> None:
@@ -258,6 +271,8 @@ def _intern() -> None:
     for c in ALL_CARDS:
         PLAIN_PLAYS[c] = Action(ActionKind.PLAY, c)
         COLOR_PLAYS[c] = tuple(Action(ActionKind.PLAY, c, col) for col in COLORS)
+        for a in (PLAIN_PLAYS[c],) + COLOR_PLAYS[c]:
+            CALLING_PLAYS[a] = Action(ActionKind.PLAY, c, a.color, uno=True)
 
 
 _intern()

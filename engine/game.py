@@ -9,7 +9,7 @@ game waits for and :attr:`Game.to_act` who decides it.
 >>> game = find_variant("classic").from_position(
 ...     ["red-7 red-2", "blue-3 green-5"], discard_pile="red-5", draw_pile="yellow-1 yellow-2")
 >>> [a.text for a in game.legal_actions()]
-['play red-7', 'play red-2', 'draw']
+['play red-7', 'play red-2', 'draw', 'play red-7 uno', 'play red-2 uno']
 >>> [e.text for e in game.apply("play red-7")]
 ['Player 1 plays red 7 (R3; classic sheet, Gameplay)']
 >>> [a.text for a in game.legal_actions()]
@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from .actions import (
     ACCEPT,
     CHALLENGE,
+    CALLING_PLAYS,
     COLOR_PLAYS,
     DONE,
     DRAW,
@@ -866,6 +867,12 @@ class Game:
             last = self._droid_last
             out.extend(Action(ActionKind.LAY, c) for c in _distinct(self._hands[seat])
                        if c.color is not None and c.color is not last)
+        if (phase is _P_TURN or phase is _P_DRAWN or phase is _P_PENDING) and self._penalty \
+                and len(self._hands[seat]) == 2:
+            # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
+            # hands, so that call is made on its own afterwards).
+            calling = CALLING_PLAYS.get
+            out.extend([c for c in map(calling, out) if c is not None])
         if self._exposed:
             self._add_calls(out)
         self._legal = tuple(out)
@@ -931,6 +938,29 @@ class Game:
         return None if error is None else str(error)
 
     def _check(self, a: Action) -> IllegalActionError | None:
+        error = self._check_action(a)
+        if error is None and a.uno:
+            return self._check_calling_play(a)
+        return error
+
+    def _check_calling_play(self, a: Action) -> IllegalActionError | None:
+        # ``play CARD uno``: the call made as the next-to-last card goes down (R6).
+        if a.kind is not _K_PLAY:
+            return BadChoiceError(f"'{a.kind.value}' cannot call UNO: only a play can")
+        seat = self._to_act
+        assert seat is not None
+        if self._penalty == 0:
+            return UnplayableCardError("no UNO call is needed at this table", "R6")
+        if a.target is not None:
+            return BadChoiceError("a play that swaps hands cannot call UNO with it: call "
+                                  "afterwards with 'uno SEAT'", "R6")
+        if len(self._hands[seat]) != 2:
+            return UnplayableCardError(
+                f"{self.players[seat]} cannot call UNO with this play: only the play that "
+                "leaves one card calls with it", "R6")
+        return None
+
+    def _check_action(self, a: Action) -> IllegalActionError | None:
         phase = self._phase
         if phase is _P_OVER:
             return GameOverError("the hand is over")
@@ -1179,7 +1209,7 @@ class Game:
             assert seat is not None and a.card is not None
             if self._exposed and self._phase is _P_TURN:
                 self._exposed.clear()  # R6: this player begins their turn
-            self._play(seat, a.card, a.color, a.target)
+            self._play(seat, a.card, a.color, a.target, a.uno)
         elif kind is _K_DRAW:
             self._do_draw()
         elif kind is _K_PASS:
@@ -1276,7 +1306,8 @@ class Game:
             self._ev(_V_SHORT, seat, "reshuffle", len(got))  # R2
         return got
 
-    def _play(self, seat: int, c: Card, color: Color | None, target: int | None) -> None:
+    def _play(self, seat: int, c: Card, color: Color | None, target: int | None,
+              calls: bool = False) -> None:
         hand = self._hands[seat]
         hand.remove(c)
         guilty = False
@@ -1291,7 +1322,12 @@ class Game:
             if not hand:
                 self._go_out(seat, c)
                 return
-            self._expose(seat)
+            if calls:  # R6: called as the card went down, so nobody can catch it
+                if seat in self._exposed:
+                    self._exposed.remove(seat)
+                self._ev(_V_UNO, seat, "uno")
+            else:
+                self._expose(seat)
         effect = _EFFECT[c]
         if effect is _E_NUMBER:
             self._to_act = (seat + self._direction) % self._n

@@ -19,7 +19,7 @@ Two random players are built in (``--policy``):
   The default of :func:`play_random_game`.
 - ``eager``: plays a card whenever one can be played, calls UNO as soon as it
   may, and otherwise chooses at random (which card, color, seat, whether to
-  challenge). Hands last a few dozen turns, as at a real table. RLCard's random
+  challenge); the play that leaves one card calls UNO with it. Hands last a few dozen turns, as at a real table. RLCard's random
   agent plays like this (its legal actions never include a draw while a card
   can be played), so the speed benchmark uses it, and so does the command line
   unless told otherwise: its hand lengths are the ones a table would see.
@@ -111,15 +111,21 @@ def uniform_choice(actions: Sequence[Action], chooser: random.Random) -> Action:
 
 
 def eager_choice(actions: Sequence[Action], chooser: random.Random) -> Action:
-    """Call UNO when owed, else play rather than draw or pass, else anything, at random."""
+    """Call UNO when owed, else play rather than draw or pass, else anything, at random.
+
+    A play that may call UNO with it (``play CARD uno``, the next-to-last card) does.
+    """
     doing = []
+    calling = []
     for action in actions:
         kind = action.kind
         if kind is _UNO:
             return action
-        if kind is not _DRAW and kind is not _PASS:
+        if action.uno:
+            calling.append(action)
+        elif kind is not _DRAW and kind is not _PASS:
             doing.append(action)
-    return pick(doing or actions, chooser)
+    return pick(calling or doing or actions, chooser)
 
 
 POLICIES: dict[str, Policy] = {"uniform": uniform_choice, "eager": eager_choice}

@@ -41,7 +41,7 @@ CLASSIC = find_variant("classic")
     "play red-7", "play wild-draw4 blue", "play wild-swap green 2", "play red-7 3", "draw",
     "pass", "accept", "challenge", "uno 2", "catch 1 2", "color red", "color yellow 3",
     "give blue-skip", "lever", "lever discard", "choose 0", "discard green-draw2", "done",
-    "lay red-1", "jump 2 red-5", "jump 1 red-7 3"])
+    "lay red-1", "jump 2 red-5", "jump 1 red-7 3", "play red-7 uno", "play wild blue uno"])
 def test_action_text_round_trips(text):
     action = Action.parse(text)
     assert action.text == text and Action.parse(action.text) == action and str(action) == text
@@ -52,11 +52,14 @@ def test_action_parse_accepts_short_card_names():
     assert Action.parse("PLAY r7").text == "play red-7"
     assert Action.play("r7") == Action.parse("play red-7")
     assert Action.play("wild", "blue").text == "play wild blue"
+    assert Action.parse("play r7 UNO") == Action.play("red-7", uno=True)
+    assert Action.play("wild", "blue", uno=True).text == "play wild blue uno"
 
 
 @pytest.mark.parametrize("text", ["", "dance", "play", "play purple-7", "draw 2", "uno",
                                   "catch 1", "color mauve", "lever sideways", "play red-7 x",
-                                  "choose one", "play wild red 1 2", "give"])
+                                  "choose one", "play wild red 1 2", "give", "draw uno",
+                                  "play red-7 uno uno", "play uno", "jump 1 red-7 uno"])
 def test_action_parse_errors(text):
     with pytest.raises(ActionParseError):
         Action.parse(text)
@@ -176,7 +179,7 @@ def test_a_stacked_deck_may_be_short():
 
 def test_from_position_phases():
     drawn = position("classic", ["red-2 red-9", "blue-3"], "red-5", drawn="red-9")
-    assert drawn.phase is Phase.DRAWN and legal(drawn) == ["play red-9", "pass"]
+    assert drawn.phase is Phase.DRAWN and legal(drawn) == ["play red-9", "pass", "play red-9 uno"]
     pending = position("classic", ["blue-3 green-1", "red-1 yellow-2"], "red-5 wild-draw4",
                        "green-7 green-8 green-9 yellow-7", current_color="blue",
                        pending_draw=4, to_act=0)

@@ -35,7 +35,7 @@ def test_stacking_draw_two_on_draw_two_passes_the_total_on():
     game = table(["red-draw2 red-1", "blue-draw2 blue-1", "green-1 green-2"], STACKING)
     events = play(game, "play red-draw2")
     assert game.phase is Phase.PENDING and game.to_act == 1 and game.pending_draw == 2
-    assert choices(game) == ["accept", "play blue-draw2"]
+    assert choices(game) == ["accept", "play blue-draw2", "play blue-draw2 uno"]
     events += play(game, "play blue-draw2")
     assert game.to_act == 2 and game.pending_draw == 4
     events += play(game, "accept")
@@ -187,7 +187,7 @@ def test_draw_until_playable_stops_when_the_piles_run_out():
 def test_forced_play_of_a_playable_drawn_card():
     game = table(["blue-1", "green-1"], FORCED, draw="red-9 yellow-2")
     play(game, "draw")
-    assert legal(game) == ["play red-9"]
+    assert legal(game) == ["play red-9", "play red-9 uno"]
     with pytest.raises(UnplayableCardError, match="forced"):
         game.apply("pass")
 

@@ -9,6 +9,8 @@ from scenario import card, deal, filler, hand, legal, play, position, rules, tex
 
 from engine import (
     VARIANTS,
+    Action,
+    ActionKind,
     Color,
     GameOverError,
     TableOptions,
@@ -76,7 +78,8 @@ def test_r2_nothing_to_draw_and_no_play_means_pass(variant):
 @pytest.mark.parametrize("variant", ALL)
 def test_r2_nothing_to_draw_with_a_play_means_play(variant):
     game = position(variant, ["red-1 blue-2", "yellow-3 yellow-4"], "red-5")
-    assert legal(game) == ["play red-1"]
+    calling = ["play red-1 uno"] if game.uno_penalty else []  # R6: called with the play
+    assert legal(game) == ["play red-1", *calling]
     with pytest.raises(UnplayableCardError, match="R2"):
         game.apply("pass")
 
@@ -119,7 +122,7 @@ def test_r3_on_a_wild_only_the_named_color_matches(variant):
 def test_r3_symbols_match_across_colors():
     game = position("classic", ["blue-skip blue-draw2", "yellow-3 yellow-4"], "red-skip",
                     "green-1")
-    assert legal(game) == ["play blue-skip", "draw"]
+    assert legal(game) == ["play blue-skip", "draw", "play blue-skip uno"]
 
 
 def test_r3_the_wrong_card_is_refused_and_nothing_changes():
@@ -284,3 +287,64 @@ def test_r6_no_catching_yourself():
     game = position("classic", ["red-7 red-2", "blue-3 green-5"], "red-5", "yellow-1")
     play(game, "play red-7")
     assert not game.is_legal("catch 0 0")
+
+
+# -- R6: calling UNO with the play that leaves one card -----------------------------------
+
+
+@pytest.mark.parametrize("variant", UNO_VARIANTS)
+def test_r6_call_with_the_next_to_last_card(variant):
+    game = position(variant, ["red-7 red-2", "blue-3 green-5"], "red-5", "yellow-1 yellow-2")
+    assert "play red-7 uno" in legal(game)
+    events = play(game, "play red-7 uno")
+    assert [e.kind for e in events] == [EventKind.PLAY, EventKind.UNO]
+    assert events[1].seat == 0 and events[1].rule == "R6"
+    assert game.uno_owed == () and hand(game, 0) == "red-2"
+    assert not [a for a in legal(game) if a.startswith(("uno", "catch"))]
+    assert not game.is_legal("catch 1 0") and not game.is_legal("uno 0")
+
+
+@pytest.mark.parametrize("variant", UNO_VARIANTS)
+def test_r6_call_with_a_play_only_when_it_leaves_one_card(variant):
+    game = position(variant, ["red-7 red-2 red-3", "blue-3 green-5"], "red-5", "yellow-1")
+    assert not [a for a in legal(game) if a.endswith(" uno")]
+    why = game.why_illegal("play red-7 uno")
+    assert why is not None and "R6" in why
+    last = position(variant, ["red-7", "blue-3 green-5"], "red-5", "yellow-1")
+    assert legal(last) == ["play red-7", "draw"] and not last.is_legal("play red-7 uno")
+
+
+def test_r6_only_a_play_calls_with_it():
+    game = position("classic", ["red-7 red-2", "blue-3 green-5"], "red-5", "yellow-1")
+    assert not game.is_legal("play blue-3 uno")  # not held: the play itself is illegal
+    assert not game.is_legal(Action(ActionKind.DRAW, uno=True))
+    assert not game.is_legal(Action(ActionKind.UNO, seat=0, uno=True))
+
+
+def test_r6_one_has_no_call_with_a_play():
+    game = position("one", ["red-7 red-2", "blue-3 green-5"], "red-5", "yellow-1 yellow-2")
+    assert "play red-7 uno" not in legal(game)
+    assert "R6" in (game.why_illegal("play red-7 uno") or "")
+
+
+def test_r6_a_wild_calls_with_its_color():
+    game = position("classic", ["wild red-2", "blue-3 green-5"], "red-5", "yellow-1")
+    assert "play wild blue uno" in legal(game)
+    play(game, "play wild blue uno")
+    assert game.current_color is Color.BLUE and game.uno_owed == ()
+
+
+def test_r6_the_separate_call_still_works_after_a_plain_play():
+    game = position("classic", ["red-7 red-2", "blue-3 green-5"], "red-5", "yellow-1 yellow-2")
+    play(game, "play red-7")
+    assert game.uno_owed == (0,) and "uno 0" in legal(game) and "catch 1 0" in legal(game)
+    play(game, "uno 0")
+    assert game.uno_owed == () and not game.is_legal("catch 1 0")
+
+
+def test_r6_calling_play_replays_from_its_text():
+    game = position("classic", ["red-7 red-2", "blue-3 green-5"], "red-5", "yellow-1 yellow-2")
+    play(game, "play red-7 uno")
+    assert [a.text for a in game.history] == ["play red-7 uno"]
+    assert [a.text for a in type(game).replay(game.to_json()["setup"], game.history).history] \
+        == ["play red-7 uno"]
