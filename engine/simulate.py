@@ -168,12 +168,18 @@ def play_random_game(variant: str | type[Game], players: int, seed: int, *,
     events = list(game.opening_events)
     actions = turns = 0
     last_to_act: int | None = None
-    for to_act, _, step_events in random_steps(game, chooser_for(seed), max_actions, choose):
+    chooser = chooser_for(seed)
+    # random_steps() inlined: no generator or Step per action on this hot path.
+    legal_actions, apply, add_events = game.legal_actions, game.apply, events.extend
+    for _ in range(max_actions):
+        to_act = game.to_act
+        if to_act is None:
+            break
         actions += 1
         if to_act != last_to_act:
             turns += 1
             last_to_act = to_act
-        events.extend(step_events)
+        add_events(apply(choose(legal_actions(), chooser)))
     # Counted once at the end: map and Counter run in C, a Python loop per event would not.
     kinds = Counter(map(_KIND_OF, events))
     over = game.is_over
