@@ -131,6 +131,19 @@ def eager_choice(actions: Sequence[Action], chooser: random.Random) -> Action:
 POLICIES: dict[str, Policy] = {"uniform": uniform_choice, "eager": eager_choice}
 
 
+def _eager_on_legal(actions: Sequence[Action], chooser: random.Random) -> Action:
+    """:func:`eager_choice` for a list in :meth:`Game.legal_actions` order, picking the same.
+
+    There a draw or pass comes after the plays, and calling plays, jump-ins, UNO calls and
+    catches after it; so with a draw or pass last, everything before it is a play (or
+    another decision) and the eager player picks among those alone, no scan needed.
+    """
+    kind = actions[-1].kind
+    if (kind is _DRAW or kind is _PASS) and len(actions) > 1:
+        return actions[int(chooser.random() * (len(actions) - 1))]
+    return eager_choice(actions, chooser)
+
+
 def chooser_for(seed: int) -> random.Random:
     """The generator that picks random actions for the hand dealt from ``seed``.
 
@@ -171,6 +184,8 @@ def play_random_game(variant: str | type[Game], players: int, seed: int, *,
     chooser = chooser_for(seed)
     # random_steps() inlined: no generator or Step per action on this hot path.
     legal_actions, apply, add_events = game.legal_actions, game.apply, events.extend
+    if choose is eager_choice:  # the lists come straight from legal_actions()
+        choose = _eager_on_legal
     for _ in range(max_actions):
         to_act = game.to_act
         if to_act is None:

@@ -15,6 +15,7 @@ from engine import VARIANTS, find_variant
 from engine.simulate import (
     GameStats,
     chooser_for,
+    eager_choice,
     format_summary,
     main,
     parse_option,
@@ -181,3 +182,20 @@ def test_bench_times_rlcard_when_installed() -> None:
                      progress=lambda line: None)
     assert rows[0].ratio is not None and rows[0].ratio > 0
     assert "goal (classic, 4 players" in bench.verdict(rows)
+
+
+@pytest.mark.parametrize("name", [v.name for v in VARIANTS])
+@pytest.mark.parametrize("options", [None, {"seven_o": True, "jump_in": True},
+                                     {"stacking": True, "forced_play": True}])
+def test_eager_hands_play_the_same_as_eager_choice_step_by_step(name, options):
+    # play_random_game takes a shortcut for lists in legal_actions() order; it must pick
+    # exactly what eager_choice picks.
+    from engine import TableOptions
+    table = TableOptions.from_dict(options) if options else None
+    cls = find_variant(name)
+    for seed in range(15):
+        game, stats = play_random_game(cls, cls.min_players + seed % 2, seed, options=table,
+                                       policy="eager")
+        again = cls.new(cls.min_players + seed % 2, seed=seed, options=table)
+        steps = list(random_steps(again, chooser_for(seed), policy=eager_choice))
+        assert [s.action for s in steps] == game.history and stats.actions == len(steps)
