@@ -19,24 +19,21 @@ def create_tables(db: sqlite_utils.Database) -> None:
         {
             "id": int, "variant": str, "mode": str, "target": int, "options": str,
             "dealer": int, "play_on": int, "ended_at": str, "created_at": str,
-            "updated_at": str, "deleted_at": str, "rematch_of": int, "submission": str,
+            "updated_at": str, "deleted_at": str, "rematch_of": int,
         },
         pk="id", not_null={"variant", "mode", "options", "dealer", "created_at"},
         defaults={"play_on": 0},
     )
-    db["games"].create_index(["submission"], unique=True)
     db["players"].create(
         {"id": int, "game_id": int, "seat": int, "name": str},
         pk="id", foreign_keys=[("game_id", "games", "id")], not_null={"game_id", "seat", "name"},
     )
     db["players"].create_index(["game_id", "seat"], unique=True)
     db["hands"].create(
-        {"id": int, "game_id": int, "went_out": int, "created_at": str, "deleted_at": str,
-         "submission": str},
+        {"id": int, "game_id": int, "went_out": int, "created_at": str, "deleted_at": str},
         pk="id", foreign_keys=[("game_id", "games", "id")], not_null={"game_id", "went_out"},
     )
     db["hands"].create_index(["game_id"])
-    db["hands"].create_index(["submission"], unique=True)
     # One row per opponent: the cards entered (canonical text) or a typed total.
     db["holdings"].create(
         {"id": int, "hand_id": int, "seat": int, "cards": str, "points": int, "typed": int},
@@ -53,15 +50,12 @@ def create_tables(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def add_submissions(db: sqlite_utils.Database) -> None:
-    """Every one-time form token used, kept apart from the rows it wrote.
+    """Every one-time form token used (new game, new hand, edit, rematch).
 
-    A hand's own ``submission`` column is overwritten when the hand is edited,
-    so it cannot also remember the form that first saved the hand.
+    Kept apart from the rows they wrote: an edit changes a hand, but the form
+    that first saved it must stay spent.
     """
     db["submissions"].create({"token": str, "used_at": str}, pk="token")
-    for table in ("games", "hands"):
-        db.execute(f"insert or ignore into submissions select submission, created_at "
-                   f"from {table} where submission is not null")
 
 
 def open_db(path: str) -> sqlite_utils.Database:

@@ -223,7 +223,6 @@ def create_game(
             "variant": variant.name, "mode": mode.value, "target": target,
             "options": json.dumps(options.to_dict()), "dealer": dealer, "play_on": 0,
             "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of,
-            "submission": submission,
         }).last_pk
         db["players"].insert_all(
             {"game_id": game_id, "seat": seat, "name": name} for seat, name in enumerate(players)
@@ -247,7 +246,6 @@ def record_hand(
         _claim(db, submission)
         hand_id = int(db["hands"].insert({
             "game_id": game.id, "went_out": went_out, "created_at": now(),
-            "submission": submission,
         }).last_pk)
         _insert_holdings(db, hand_id, holdings)
         _touch(db, game.id)
@@ -273,7 +271,7 @@ def update_hand(
     engine.score_game(game.mode, len(game.players), edited, game.target)
     with db.atomic():
         _claim(db, submission)
-        db["hands"].update(hand_id, {"went_out": went_out, "submission": submission})
+        db["hands"].update(hand_id, {"went_out": went_out})
         db["holdings"].delete_where("hand_id = ?", [hand_id])
         _insert_holdings(db, hand_id, holdings)
         _touch(db, game.id)
@@ -361,7 +359,6 @@ def drop_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> None:
 
 def _claim(db: sqlite_utils.Database, submission: str | None) -> None:
     # A form carries a one-time token: a second submission of it changes nothing.
-    # Tokens live in their own table (an edit rewrites hands.submission).
     if submission is None:
         return
     if db.execute("select 1 from submissions where token = ?", [submission]).fetchone():
