@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine import Card, Event, Game, TableOptions, cards_text, find_variant, parse_cards
+from engine import Card, Event, EventKind, Game, TableOptions, cards_text, find_variant, parse_cards
 
 NAMES = ("Ann", "Bea", "Cal", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon")
 
@@ -55,6 +55,11 @@ def play(game: Game, *actions: str) -> list[Event]:
 def texts(events: Iterable[Event]) -> list[str]:
     """The events in plain words."""
     return [e.text for e in events]
+
+
+def kinds(events: Iterable[Event]) -> list[EventKind]:
+    """The kind of each event, in order."""
+    return [e.kind for e in events]
 
 
 def rules(events: Iterable[Event]) -> list[str]:

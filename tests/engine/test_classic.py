@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from scenario import card, deal, filler, hand, legal, play, position, rules, texts
+from scenario import card, deal, filler, hand, kinds, legal, play, position, rules, texts
 
 from engine import (
     BadChoiceError,
@@ -26,10 +26,6 @@ FOUR_HANDS = [
     "red-7 yellow-7 green-7 blue-7 red-8 yellow-8 blue-4",
 ]
 DRAW = "green-8 green-9 blue-8 blue-9 red-9 yellow-9"
-
-
-def kinds(events):
-    return [e.kind for e in events]
 
 
 # -- Setup: the deal and R7's deck ---------------------------------------------------------

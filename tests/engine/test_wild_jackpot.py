@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from scenario import NAMES, card, deal, hand, legal, play, position, rules, texts
+from scenario import NAMES, card, deal, hand, kinds, legal, play, position, rules, texts
 
 from engine import (
     Color,
@@ -27,10 +27,6 @@ HANDS = [
     "red-7 yellow-7 green-7 blue-7 red-0 yellow-0 blue-4",
 ]
 DRAW = "green-0 blue-0 blue-5 blue-6 red-1 yellow-1"
-
-
-def kinds(events):
-    return [e.kind for e in events]
 
 
 def performed(events):
