@@ -31,7 +31,7 @@ if __name__ == "__main__":
     _BENCH = Path(__file__).resolve().parent
     sys.path[:] = [str(_BENCH.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 
-from engine.simulate import DEFAULT_MAX_ACTIONS, POLICIES, pick, play_random_game
+from engine.simulate import DEFAULT_MAX_ACTIONS, POLICIES, chooser_for, pick, play_out
 from engine.variants import VARIANTS, find_variant
 
 #: The goal set in issue 3: classic with 4 players at least this many times RLCard's speed.
@@ -68,12 +68,13 @@ class Timing:
 def time_ours(variant: str, players: int, games: int, seed: int,
               policy: str = "eager") -> Timing:
     """Play ``games`` random hands of ``variant`` with our engine, seeds ``seed``, ``seed + 1``..."""
+    cls, choose = find_variant(variant), POLICIES[policy]
     actions = unfinished = 0
     start = time.perf_counter()
     for i in range(games):
-        _, stats = play_random_game(variant, players, seed + i, policy=policy)
-        actions += stats.actions
-        unfinished += not stats.finished
+        game = cls.new(players, seed=seed + i)
+        actions += play_out(game, chooser_for(seed + i), choose)
+        unfinished += not game.is_over
     return Timing(games, time.perf_counter() - start, actions, unfinished)
 
 

@@ -871,8 +871,7 @@ class Game:
                 and len(self._hands[seat]) == 2:
             # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
             # hands, so that call is made on its own afterwards).
-            calling = CALLING_PLAYS.get
-            out.extend([c for c in map(calling, out) if c is not None])
+            out.extend([c for c in map(CALLING_PLAYS.get, map(id, out)) if c is not None])
         if self._exposed:
             self._add_calls(out)
         self._legal = tuple(out)

@@ -19,6 +19,7 @@ from engine.simulate import (
     format_summary,
     main,
     parse_option,
+    play_out,
     play_random_game,
     random_steps,
     rule_sort_key,
@@ -199,3 +200,21 @@ def test_eager_hands_play_the_same_as_eager_choice_step_by_step(name, options):
         again = cls.new(cls.min_players + seed % 2, seed=seed, options=table)
         steps = list(random_steps(again, chooser_for(seed), policy=eager_choice))
         assert [s.action for s in steps] == game.history and stats.actions == len(steps)
+
+
+@pytest.mark.parametrize("name", [v.name for v in VARIANTS])
+def test_play_out_plays_the_hand_play_random_game_plays(name):
+    # The benchmark times play_out: it must be the same hand, action for action.
+    cls = find_variant(name)
+    for seed in range(10):
+        players = cls.min_players + seed % 3
+        game, stats = play_random_game(cls, players, seed, policy="eager")
+        again = cls.new(players, seed=seed)
+        assert play_out(again, chooser_for(seed), eager_choice) == stats.actions
+        assert again.history == game.history and again.is_over
+
+
+def test_play_out_stops_at_the_action_cap():
+    game = find_variant("classic").new(4, seed=2)
+    assert play_out(game, chooser_for(2), max_actions=3) == 3
+    assert len(game.history) == 3 and not game.is_over
