@@ -148,29 +148,47 @@ def faster(a: Timing | None, b: Timing) -> Timing:
     return b if a is None or b.seconds < a.seconds else a
 
 
+def total(parts: Sequence[Timing]) -> Timing:
+    """One timing for several batches of hands, timed apart."""
+    return Timing(sum(t.games for t in parts), sum(t.seconds for t in parts),
+                  sum(t.actions for t in parts), sum(t.unfinished for t in parts))
+
+
+def batches(games: int, seed: int, size: int) -> list[tuple[int, int]]:
+    """``games`` hands from ``seed`` on, as (first seed, hands) batches of at most ``size``."""
+    return [(seed + k, min(size, games - k)) for k in range(0, games, size)]
+
+
 def run(variants: Sequence[str], player_counts: Sequence[int], games: int, seed: int,
         repeat: int, with_rlcard: bool, policy: str = "eager",
-        progress: Callable[[str], Any] = print) -> list[Row]:
+        progress: Callable[[str], Any] = print, batch: int = 50) -> list[Row]:
     """Time every variant at every player count it seats, and RLCard at each count.
 
-    Each case runs ``repeat`` times, RLCard and ours taking turns so that a
-    busy spell on the machine hits both, and the fastest run of each is kept.
+    The hands are timed in batches of ``batch``, RLCard and ours taking turns on
+    each batch, and the whole round is done ``repeat`` times; each batch keeps its
+    fastest time. A busy spell on the machine then spoils a batch of one run, not
+    a whole side of the comparison.
     """
     rows = []
     for players in player_counts:
         seated = [find_variant(name) for name in variants]
         seated = [cls for cls in seated if cls.min_players <= players <= cls.max_players]
-        rlcard: Timing | None = None
-        ours: dict[str, Timing] = {}
+        parts = batches(games, seed, batch)
+        rlcard_best: list[Timing | None] = [None] * len(parts)
+        ours_best: dict[str, list[Timing | None]] = {cls.name: [None] * len(parts)
+                                                     for cls in seated}
         for _ in range(repeat):
-            if with_rlcard:
-                rlcard = faster(rlcard, time_rlcard(players, games, seed))
-            for cls in seated:
-                ours[cls.name] = faster(ours.get(cls.name),
-                                        time_ours(cls.name, players, games, seed, policy))
+            for i, (first, count) in enumerate(parts):
+                if with_rlcard:
+                    rlcard_best[i] = faster(rlcard_best[i], time_rlcard(players, count, first))
+                for cls in seated:
+                    best = ours_best[cls.name]
+                    best[i] = faster(best[i], time_ours(cls.name, players, count, first, policy))
+        rlcard = total([t for t in rlcard_best if t is not None]) if with_rlcard else None
         if rlcard is not None:
             progress(f"  rlcard       {players}p  {rlcard.games_per_second:9.1f} games/s")
-        for name, timing in ours.items():
+        for name, best in ours_best.items():
+            timing = total([t for t in best if t is not None])
             progress(f"  {name:<12} {players}p  {timing.games_per_second:9.1f} games/s")
             rows.append(Row(name, players, timing, rlcard))
     return rows
@@ -217,7 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="variants to time (default all)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first hand (default 1)")
     parser.add_argument("--repeat", type=int, default=3,
-                        help="time each case this many times and keep the fastest (default 3)")
+                        help="time each batch this many times and keep the fastest (default 3)")
+    parser.add_argument("--batch", type=int, default=50,
+                        help="hands per batch, RLCard and ours taking turns (default 50)")
     parser.add_argument("--policy", choices=sorted(POLICIES), default="eager",
                         help="how our random players choose (default eager, as RLCard's)")
     parser.add_argument("--no-rlcard", action="store_true", help="time our engine only")
@@ -231,9 +251,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_rlcard and not with_rlcard:
         print("RLCard is not installed (pip install -e '.[bench]'): timing our engine only")
     print(f"{args.games} hands per case, seeds {args.seed}..{args.seed + args.games - 1},"
-          f" best of {args.repeat}, our players {args.policy}, Python {sys.version.split()[0]}")
+          f" in batches of {args.batch}, each the best of {args.repeat},"
+          f" our players {args.policy}, Python {sys.version.split()[0]}")
     rows = run(args.variants, args.players, args.games, args.seed, args.repeat, with_rlcard,
-               args.policy)
+               args.policy, batch=args.batch)
     print()
     print(format_table(rows))
     if with_rlcard:

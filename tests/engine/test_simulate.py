@@ -174,6 +174,14 @@ def test_bench_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "classic" in out and "one" in out and "games/s" in out
 
 
+def test_bench_batches_cover_every_hand_once() -> None:
+    bench = load_bench()
+    assert bench.batches(120, 7, 50) == [(7, 50), (57, 50), (107, 20)]
+    assert bench.batches(3, 1, 50) == [(1, 3)]
+    parts = [bench.Timing(2, 0.5, 10, 1), bench.Timing(3, 1.5, 20)]
+    assert bench.total(parts) == bench.Timing(5, 2.0, 30, 1)
+
+
 def test_bench_times_rlcard_when_installed() -> None:
     pytest.importorskip("rlcard.games.uno.game")
     bench = load_bench()
