@@ -117,6 +117,28 @@ def preview(game_id: int) -> str:
     return render_template("_running.html", game=game, reading=reading, seats=seats)
 
 
+@bp.post("/switch")
+def switch_out(game_id: int) -> Any:
+    """"Someone else went out": keep what was entered as the draft, ask for the new opponents.
+
+    A POST, so that the form's token and the tapped cards never ride in a URL.
+    """
+    game = get_game_or_404(game_id)
+    hand_id = request.form.get("hand_id", type=int) or NEW
+    if hand_id == NEW:
+        checked = _open_game(game_id)
+        if isinstance(checked, tuple):
+            return checked
+        target = url_for("hands.new_hand", game_id=game.id)
+    else:
+        hand = _hand_or_404(game, hand_id)
+        if isinstance(hand, tuple):
+            return hand
+        target = url_for("hands.edit_hand", game_id=game.id, hand_id=hand_id)
+    store.save_draft(get_db(), game.id, hand_id, _form_data(request.form))
+    return redirect(target, 303)
+
+
 @bp.post("/draft/discard")
 def discard_draft(game_id: int) -> Response:
     """Throw away a kept entry, on purpose."""

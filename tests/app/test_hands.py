@@ -46,11 +46,42 @@ def test_picker_offers_the_variant_deck_for_each_opponent(table, client, game_id
 
 
 def test_picker_lets_someone_else_go_out_keeping_the_cards(table, client, game_id):
-    response = client.get(f"/games/{game_id}/hands/new?out=0&new_out=1&c-2-red-7=2&pts-0=4")
+    picker = client.get(f"/games/{game_id}/hands/new?out=0")
+    switch = f"/games/{game_id}/hands/switch"
+    # A POST button: the token and the tapped cards never ride in a URL.
+    assert f'formaction="{switch}" name="new_out" value="1"' in table.html(picker)
+    response = table.post(switch, {"out": "0", "hand_id": "0", "new_out": "1",
+                                   "c-2-red-7": "2", "pts-0": "4"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{game_id}/hands/new"
+    assert "csrf" not in response.headers["Location"]
+    response = client.get(response.headers["Location"])
     assert "Hand 1: Bob went out" in table.text(response)
     assert table.picker_seats(response) == [0, 2]
     assert table.field(table.html(response), "c-2-red-7") == "2"
     assert table.field(table.html(response), "pts-0") == "4"
+
+
+def test_switching_who_went_out_while_editing_keeps_the_change(table, client, game_id):
+    table.record(game_id, 0, {1: "red-7", 2: "blue-2"})
+    hand_id = table.hand_ids(game_id)[0]
+    response = table.post(f"/games/{game_id}/hands/switch",
+                          {"out": "0", "hand_id": str(hand_id), "new_out": "2", "c-1-red-9": "1"})
+    assert response.headers["Location"] == f"/games/{game_id}/hands/{hand_id}/edit"
+    response = client.get(response.headers["Location"])
+    assert "Cy went out" in table.text(response)
+    assert table.picker_seats(response) == [0, 1]
+    assert table.field(table.html(response), "c-1-red-9") == "1"
+
+
+def test_switching_needs_the_token_and_a_real_hand(table, client, game_id):
+    before = table.snapshot()
+    fields = {"out": "0", "hand_id": "0", "new_out": "1"}
+    assert client.post(f"/games/{game_id}/hands/switch", data=fields).status_code == 400
+    response = table.post(f"/games/{game_id}/hands/switch", {**fields, "hand_id": "999"})
+    assert response.status_code == 404
+    assert table.post("/games/999/hands/switch", fields).status_code == 404
+    assert table.snapshot() == before
 
 
 def test_preview_shows_running_points_and_keeps_a_draft(table, client, game_id):
