@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 
 from .actions import (
     ACCEPT,
-    CHALLENGE,
     CALLING_PLAYS,
+    CHALLENGE,
     COLOR_PLAYS,
     DONE,
     DRAW,
@@ -1066,7 +1066,7 @@ class Game:
         elif phase is _P_GIVE:
             if kind is _K_GIVE:
                 return self._check_held(seat, a.card)
-        elif phase is _P_DROID:
+        elif phase is _P_DROID:  # noqa: SIM102 - one branch per phase, then per kind
             if kind is _K_LAY:
                 held = self._check_held(seat, a.card)
                 if held is not None:
