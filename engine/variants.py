@@ -29,6 +29,7 @@ class ClassicGame(Game):
     The base :class:`Game` plays the classic sheet, so classic changes only its deck.
     """
 
+    __slots__ = ()  # as Game: no per-instance dict
     name = "classic"
     aliases = ("uno", "standard", "original")
     title = "UNO (classic)"
@@ -65,6 +66,7 @@ class ClassicGame(Game):
 class WildJackpotGame(Game):
     """UNO Wild Jackpot: Jackpot cards and the lever (R16-R21)."""
 
+    __slots__ = ()  # as Game: no per-instance dict
     name = "wild-jackpot"
     aliases = ("jackpot", "wildjackpot")
     title = "UNO Wild Jackpot"
@@ -107,6 +109,7 @@ class WildJackpotGame(Game):
 class PizzaPizzaGame(Game):
     """UNO Pocket Pizza Pizza: 51 cards, 5 each, to 250 (R22-R26)."""
 
+    __slots__ = ()  # as Game: no per-instance dict
     name = "pizza-pizza"
     aliases = ("pizza", "pizzapizza", "pocket")
     title = "UNO Pocket Pizza Pizza"
@@ -148,6 +151,7 @@ class PizzaPizzaGame(Game):
 class OneGame(Game):
     """"One": first player out wins, no points and no UNO call (R27-R32)."""
 
+    __slots__ = ()  # as Game: no per-instance dict
     name = "one"
     aliases = ("uno-one",)
     title = "One"
@@ -179,6 +183,7 @@ class OneGame(Game):
 class StarWarsGame(Game):
     """UNO Star Wars: the standard deck plus Let's Build a Droid (R33-R37)."""
 
+    __slots__ = ()  # as Game: no per-instance dict
     name = "star-wars"
     aliases = ("starwars", "star wars", "sw")
     title = "UNO Star Wars"
