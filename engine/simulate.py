@@ -180,9 +180,10 @@ def play_out(game: Game, chooser: random.Random, policy: Policy = uniform_choice
     if policy is eager_choice:  # the lists come straight from legal_actions()
         policy = _eager_on_legal
     for done in range(max_actions):
-        if game.to_act is None:
+        actions = legal_actions()
+        if not actions:  # only once the hand is over
             return done
-        apply(policy(legal_actions(), chooser))
+        apply(policy(actions, chooser))
     return max_actions
 
 
