@@ -42,6 +42,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from math import floor
 from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar
 
@@ -102,7 +103,7 @@ def pick(items: Sequence[T], chooser: random.Random) -> T:
     twice as fast as ``chooser.choice``, whose integer draws are Python code, and
     a random player picks once per action. The benchmark drives RLCard with it too.
     """
-    return items[int(chooser.random() * len(items))]
+    return items[floor(chooser.random() * len(items))]
 
 
 def uniform_choice(actions: Sequence[Action], chooser: random.Random) -> Action:
@@ -140,7 +141,7 @@ def _eager_on_legal(actions: Sequence[Action], chooser: random.Random) -> Action
     """
     kind = actions[-1].kind
     if (kind is _DRAW or kind is _PASS) and len(actions) > 1:
-        return actions[int(chooser.random() * (len(actions) - 1))]
+        return actions[floor(chooser.random() * (len(actions) - 1))]
     return eager_choice(actions, chooser)
 
 
