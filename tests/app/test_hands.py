@@ -119,7 +119,7 @@ def test_draft_comes_back_on_the_new_hand_page(table, client, game_id):
     source = table.html(back)
     assert back.status_code == 200
     assert back.headers["Cache-Control"] == "no-store"
-    assert "Your unsaved entry is back." in table.text(back)
+    assert "What you entered so far is kept, not yet saved." in table.text(back)
     assert "Hand 1: Ann went out" in table.text(back)
     assert table.field(source, "c-1-red-7") == "2"
     assert table.field(source, "c-1-wild") == "1"
@@ -130,7 +130,7 @@ def test_draft_comes_back_on_the_new_hand_page(table, client, game_id):
 def test_draft_is_kept_when_going_back_from_review(table, client, game_id):
     assert table.review(game_id, 0, {1: "blue-5", 2: 3}).status_code == 200
     back = client.get(f"/games/{game_id}/hands/new")
-    assert "Your unsaved entry is back." in table.text(back)
+    assert "What you entered so far is kept, not yet saved." in table.text(back)
     assert table.field(table.html(back), "c-1-blue-5") == "1"
 
 
@@ -143,7 +143,7 @@ def test_discard_draft_starts_over(table, client, game_id):
     assert response.headers["Location"] == f"/games/{game_id}/hands/new"
     assert table.drafts(game_id) == 0
     fresh = client.get(f"/games/{game_id}/hands/new")
-    assert "Your unsaved entry is back." not in table.text(fresh)
+    assert "What you entered so far is kept, not yet saved." not in table.text(fresh)
     assert table.out_buttons(fresh) == ["Ann", "Bob", "Cy"]
 
 
@@ -202,7 +202,7 @@ def test_edit_hand_shows_the_stored_entry(table, client, game_id):
     assert "Hand 1 (editing): Ann went out" in table.text(response)
     assert table.field(table.html(response), "c-1-red-7") == "2"
     assert table.field(table.html(response), "pts-2") == "12"
-    assert "Your unsaved entry is back." not in table.text(response)
+    assert "What you entered so far is kept, not yet saved." not in table.text(response)
 
 
 def test_edit_hand_review_and_save(table, client, game_id):
@@ -232,10 +232,10 @@ def test_edit_draft_comes_back_and_can_be_discarded(table, client, game_id):
     assert table.drafts(game_id) == 1
 
     edit = client.get(f"/games/{game_id}/hands/{hand_id}/edit")
-    assert "Your unsaved entry is back." in table.text(edit)
+    assert "What you entered so far is kept, not yet saved." in table.text(edit)
     assert table.field(table.html(edit), "c-1-red-8") == "1"
     # The new-hand page does not pick up an edit's draft.
-    assert "Your unsaved entry is back." not in table.text(
+    assert "What you entered so far is kept, not yet saved." not in table.text(
         client.get(f"/games/{game_id}/hands/new"))
 
     response = table.submit(edit, f"/games/{game_id}/hands/draft/discard")

@@ -57,7 +57,7 @@ def test_back_button_keeps_tapped_cards(page: Page) -> None:
     page.go_back()
     expect(page.locator("#standings")).to_be_visible()
     page.get_by_role("link", name="Record hand 1").click()
-    expect(page.get_by_text("Your unsaved entry is back")).to_be_visible()
+    expect(page.get_by_text("What you entered so far is kept")).to_be_visible()
     expect(page.locator("input[name='c-1-blue-5']")).to_have_value("2")
 
 
