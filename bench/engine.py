@@ -162,36 +162,42 @@ def batches(games: int, seed: int, size: int) -> list[tuple[int, int]]:
 def run(variants: Sequence[str], player_counts: Sequence[int], games: int, seed: int,
         repeat: int, with_rlcard: bool, policy: str = "eager",
         progress: Callable[[str], Any] = print, batch: int = 50) -> list[Row]:
-    """Time every variant at every player count it seats, and RLCard at each count.
+    """Time every variant at every player count it seats, each against RLCard.
 
-    The hands are timed in batches of ``batch``, RLCard and ours taking turns on
-    each batch, and the whole round is done ``repeat`` times; each batch keeps its
-    fastest time. A busy spell on the machine then spoils a batch of one run, not
-    a whole side of the comparison.
+    The hands are timed in batches of ``batch``; each batch of a variant is timed
+    right after the same batch of RLCard, so each variant is compared with RLCard
+    measured next to it. The whole round is done ``repeat`` times and each batch
+    keeps its fastest time: a busy spell on the machine spoils a batch of one run,
+    not a whole side of the comparison.
     """
     rows = []
     for players in player_counts:
         seated = [find_variant(name) for name in variants]
         seated = [cls for cls in seated if cls.min_players <= players <= cls.max_players]
         parts = batches(games, seed, batch)
-        rlcard_best: list[Timing | None] = [None] * len(parts)
-        ours_best: dict[str, list[Timing | None]] = {cls.name: [None] * len(parts)
-                                                     for cls in seated}
+        # Per variant: the best time of each batch, ours and RLCard's beside it.
+        ours_best: dict[str, list[Timing | None]] = {c.name: [None] * len(parts) for c in seated}
+        rlcard_best: dict[str, list[Timing | None]] = {c.name: [None] * len(parts)
+                                                       for c in seated}
         for _ in range(repeat):
             for i, (first, count) in enumerate(parts):
-                if with_rlcard:
-                    rlcard_best[i] = faster(rlcard_best[i], time_rlcard(players, count, first))
                 for cls in seated:
+                    if with_rlcard:
+                        theirs = rlcard_best[cls.name]
+                        theirs[i] = faster(theirs[i], time_rlcard(players, count, first))
                     best = ours_best[cls.name]
                     best[i] = faster(best[i], time_ours(cls.name, players, count, first, policy))
-        rlcard = total([t for t in rlcard_best if t is not None]) if with_rlcard else None
-        if rlcard is not None:
-            progress(f"  rlcard       {players}p  {rlcard.games_per_second:9.1f} games/s")
-        for name, best in ours_best.items():
-            timing = total([t for t in best if t is not None])
-            progress(f"  {name:<12} {players}p  {timing.games_per_second:9.1f} games/s")
-            rows.append(Row(name, players, timing, rlcard))
+        for cls in seated:
+            timing = _sum_best(ours_best[cls.name])
+            rlcard = _sum_best(rlcard_best[cls.name]) if with_rlcard else None
+            progress(f"  {cls.name:<12} {players}p  {timing.games_per_second:9.1f} games/s"
+                     + (f"  (rlcard {rlcard.games_per_second:.1f})" if rlcard else ""))
+            rows.append(Row(cls.name, players, timing, rlcard))
     return rows
+
+
+def _sum_best(best: Sequence[Timing | None]) -> Timing:
+    return total([t for t in best if t is not None])
 
 
 def format_table(rows: Sequence[Row]) -> str:
