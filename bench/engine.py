@@ -148,8 +148,9 @@ def faster(a: Timing | None, b: Timing) -> Timing:
     return b if a is None or b.seconds < a.seconds else a
 
 
-def total(parts: Sequence[Timing]) -> Timing:
-    """One timing for several batches of hands, timed apart."""
+def total(timings: Sequence[Timing | None]) -> Timing:
+    """One timing for several batches of hands, timed apart (batches never timed left out)."""
+    parts = [t for t in timings if t is not None]
     return Timing(sum(t.games for t in parts), sum(t.seconds for t in parts),
                   sum(t.actions for t in parts), sum(t.unfinished for t in parts))
 
@@ -188,16 +189,12 @@ def run(variants: Sequence[str], player_counts: Sequence[int], games: int, seed:
                     best = ours_best[cls.name]
                     best[i] = faster(best[i], time_ours(cls.name, players, count, first, policy))
         for cls in seated:
-            timing = _sum_best(ours_best[cls.name])
-            rlcard = _sum_best(rlcard_best[cls.name]) if with_rlcard else None
+            timing = total(ours_best[cls.name])
+            rlcard = total(rlcard_best[cls.name]) if with_rlcard else None
             progress(f"  {cls.name:<12} {players}p  {timing.games_per_second:9.1f} games/s"
                      + (f"  (rlcard {rlcard.games_per_second:.1f})" if rlcard else ""))
             rows.append(Row(cls.name, players, timing, rlcard))
     return rows
-
-
-def _sum_best(best: Sequence[Timing | None]) -> Timing:
-    return total([t for t in best if t is not None])
 
 
 def format_table(rows: Sequence[Row]) -> str:

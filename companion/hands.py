@@ -123,14 +123,14 @@ def switch_out(game_id: int) -> Any:
 
     A POST, so that the form's token and the tapped cards never ride in a URL.
     """
-    game = get_game_or_404(game_id)
     hand_id = request.form.get("hand_id", type=int) or NEW
     if hand_id == NEW:
-        checked = _open_game(game_id)
-        if isinstance(checked, tuple):
-            return checked
+        game = _open_game(game_id)
+        if isinstance(game, tuple):
+            return game
         target = url_for("hands.new_hand", game_id=game.id)
     else:
+        game = get_game_or_404(game_id)
         hand = _hand_or_404(game, hand_id)
         if isinstance(hand, tuple):
             return hand
