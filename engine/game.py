@@ -854,22 +854,27 @@ class Game:
         if seat is None:  # the hand is over
             return out
         if phase is _P_TURN:
-            hand = self._hands[seat]
             color = self._color
             rank = self._discard[-1].rank
+            # R3: the color in play or the top card's symbol; colorless cards (wilds,
+            # blanks) go on anything, naming a color.
+            playable: list[Card] = []
+            for c in self._hands[seat]:
+                if c.color is color or c.rank is rank or c.color is None:
+                    playable.append(c)
             seven_o = self._seven_o
-            for c in dict.fromkeys(hand):  # one action per distinct card
-                own = c.color
-                if own is None:  # wilds (and blanks) go on anything, naming a color
+            # One action per distinct card; most hands offer one play or none, so the
+            # copies are only looked for when there are two.
+            for c in dict.fromkeys(playable) if len(playable) > 1 else playable:
+                if c.color is None:
                     if c is _WILD_SWAP:
                         self._add_plays(seat, c, out)
                     else:
                         out.extend(COLOR_PLAYS[c])
-                elif own is color or c.rank is rank:  # R3
-                    if seven_o:
-                        self._add_plays(seat, c, out)
-                    else:
-                        out.append(PLAIN_PLAYS[c])
+                elif seven_o:
+                    self._add_plays(seat, c, out)
+                else:
+                    out.append(PLAIN_PLAYS[c])
             if self._draw or len(self._discard) > 1:
                 out.append(DRAW)
             elif not out:
