@@ -884,10 +884,10 @@ class Game:
         elif phase is _P_DRAWN:
             drawn = self._drawn
             assert drawn is not None
-            playable = self._matches(drawn)
-            if playable:
+            matches = self._matches(drawn)
+            if matches:
                 self._add_plays(seat, drawn, out)
-            if not (playable and self._forced_play):
+            if not (matches and self._forced_play):
                 out.append(PASS)
         elif phase is _P_PENDING:
             out.append(ACCEPT)
