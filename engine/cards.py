@@ -123,7 +123,7 @@ class Card:
         return self.rank in ACTION_RANKS
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: object) -> Card:
         """Parse a canonical or short card name; raise :class:`CardError` otherwise."""
         key = text.strip().lower() if isinstance(text, str) else ""
         found = _BY_TEXT.get(key)

@@ -45,7 +45,8 @@ class ClassicGame(Game):
     def deck_counts(cls, options: TableOptions | None = None) -> dict[Card, int]:
         """The 108 standard cards plus the table cards the options choose (R7)."""
         options = options or cls.default_options()
-        counts = super().deck_counts(options)
+        # super() names its class: mypyc resolves the bare form wrongly in class methods.
+        counts = super(ClassicGame, cls).deck_counts(options)
         if options.wild_swap:
             counts[card(Rank.WILD_SWAP)] = 1
         if options.blank_cards:
@@ -55,7 +56,7 @@ class ClassicGame(Game):
     @classmethod
     def check_options(cls, options: TableOptions) -> None:
         """Reject table cards beyond the box's four (R7)."""
-        super().check_options(options.replace(blank_cards=0))
+        super(ClassicGame, cls).check_options(options.replace(blank_cards=0))  # see above
         table_cards = options.blank_cards + (1 if options.wild_swap else 0)
         if options.blank_cards < 0 or table_cards > cls.max_table_cards:
             raise ValueError(
@@ -99,7 +100,7 @@ class WildJackpotGame(Game):
     @classmethod
     def check_options(cls, options: TableOptions) -> None:
         """Rule cards are this variant's: at most the box's 8 (R16, R17)."""
-        super().check_options(options.replace(rule_cards=()))
+        super(WildJackpotGame, cls).check_options(options.replace(rule_cards=()))  # as above
         if len(options.rule_cards) > cls.rule_cards:
             raise ValueError(f"the box has {cls.rule_cards} rule cards (R16)")
         if any(not text.strip() for text in options.rule_cards):
@@ -215,7 +216,7 @@ class StarWarsGame(Game):
 VARIANTS: list[type[Game]] = [ClassicGame, WildJackpotGame, PizzaPizzaGame, OneGame, StarWarsGame]
 
 
-def find_variant(name: str) -> type[Game]:
+def find_variant(name: object) -> type[Game]:
     """The variant called ``name`` or one of its aliases (case-insensitive).
 
     >>> find_variant("Pizza").name
