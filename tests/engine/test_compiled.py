@@ -1,0 +1,114 @@
+"""The compiled engine (setup.py, ``UNO_ENGINE_MYPYC=1``) passes the same engine tests.
+
+The wheel is built as a user would build it (``pip wheel`` with the variable set,
+in pip's isolated build environment), from a copy of the sources so the checkout
+stays clean, and unpacked into a folder. The engine tests then run in a fresh
+interpreter started in that folder, where ``engine`` is the compiled copy.
+
+This takes about a minute (mostly the C compiler), so it runs once per suite; it
+is skipped only where there is no C compiler to build with.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Set in the inner run, so that it does not build again.
+INNER = "UNO_COMPILED_ENGINE_TEST"
+
+
+def compiled_modules() -> list[str]:
+    """The modules setup.py compiles, read from its COMPILED_MODULES list."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            if any(isinstance(t, ast.Name) and t.id == "COMPILED_MODULES" for t in targets):
+                assert node.value is not None
+                paths: list[str] = ast.literal_eval(node.value)
+                return [p.removesuffix(".py").replace("/", ".") for p in paths]
+    raise AssertionError("setup.py has no COMPILED_MODULES")
+
+
+def c_compiler() -> str | None:
+    command = shlex.split(sysconfig.get_config_var("CC") or "cc")
+    return shutil.which(command[0]) if command else None
+
+
+@pytest.fixture(scope="module")
+def compiled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the unpacked compiled wheel."""
+    if os.environ.get(INNER):
+        pytest.skip("already inside the compiled run")
+    if c_compiler() is None:
+        pytest.skip("no C compiler: the compiled build cannot be made here")
+    work = tmp_path_factory.mktemp("compiled")
+    source = work / "src"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+        "test-artifacts", "*.so", ".venv"))
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet",
+         "--wheel-dir", str(work / "wheels")],
+        env={**os.environ, "UNO_ENGINE_MYPYC": "1"}, capture_output=True, text=True,
+        check=False)
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = (work / "wheels").glob("uno_companion-*.whl")
+    site = work / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    return site
+
+
+def run_in(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # Started in ``site``, the interpreter finds the compiled ``engine`` first (the
+    # current folder leads sys.path; an editable install's finder comes after it).
+    return subprocess.run([sys.executable, *args], cwd=site, capture_output=True, text=True,
+                          env={**os.environ, INNER: "1"}, check=False)
+
+
+def test_the_wheel_holds_every_listed_module_compiled(compiled_site: Path) -> None:
+    modules = compiled_modules()
+    assert "engine.game" in modules
+    shown = run_in(compiled_site, "-c", "import importlib, sys\n"
+                   "for name in sys.argv[1:]: print(importlib.import_module(name).__file__)",
+                   *modules)
+    assert shown.returncode == 0, shown.stderr
+    files = shown.stdout.split()
+    assert len(files) == len(modules)
+    for name, file in zip(modules, files, strict=True):
+        assert Path(file).parent.parent == compiled_site, (name, file)
+        assert file.endswith(sysconfig.get_config_var("EXT_SUFFIX")), (name, file)
+
+
+def test_the_compiled_engine_passes_the_engine_tests(compiled_site: Path) -> None:
+    report = compiled_site.parent / "report.xml"
+    result = run_in(compiled_site, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
+                    str(ROOT / "tests" / "engine"), f"--junitxml={report}")
+    assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
+    cases = {case.get("name"): case for case in ElementTree.parse(report).iter("testcase")}
+    assert len(cases) > 1000
+    # The run really played the compiled engine: the check below passed inside it.
+    check = cases["test_inside_the_compiled_run_the_engine_is_compiled"]
+    assert not list(check), ElementTree.tostring(check)
+
+
+@pytest.mark.skipif(not os.environ.get(INNER), reason="runs inside the compiled run only")
+def test_inside_the_compiled_run_the_engine_is_compiled() -> None:
+    for name in compiled_modules():
+        file = importlib.import_module(name).__file__
+        assert file is not None and file.endswith(sysconfig.get_config_var("EXT_SUFFIX"))
