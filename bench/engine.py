@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 if __name__ == "__main__":
-    # Run as a script, this file's folder comes first on the path, and this file
-    # is called engine.py: put the repository first so `engine` is the package.
+    # Run as a script, this file's folder leads the path, and this file is called
+    # engine.py: take the folder out so that `engine` is the package as installed (the
+    # compiled build, or the source under an editable install), and put the repository
+    # last, for a clone that was never installed.
     _BENCH = Path(__file__).resolve().parent
-    sys.path[:] = [str(_BENCH.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH] + [str(_BENCH.parent)]
 
 from engine.simulate import DEFAULT_MAX_ACTIONS, POLICIES, chooser_for, pick, play_out
 from engine.variants import VARIANTS, find_variant
@@ -76,6 +78,15 @@ def time_ours(variant: str, players: int, games: int, seed: int,
         actions += play_out(game, chooser_for(seed + i), choose)
         unfinished += not game.is_over
     return Timing(games, time.perf_counter() - start, actions, unfinished)
+
+
+def engine_build() -> tuple[str, Path]:
+    """How the engine timed was built ("interpreted" or "compiled with mypyc", see
+    setup.py) and the folder it is loaded from."""
+    import engine.game
+
+    file = Path(engine.game.__file__ or "")
+    return ("interpreted" if file.suffix == ".py" else "compiled with mypyc"), file.parent
 
 
 def rlcard_available() -> bool:
@@ -223,7 +234,7 @@ def verdict(rows: Sequence[Row]) -> str:
         if row.variant == "classic" and row.players == 4 and row.ratio is not None:
             met = "met" if row.ratio >= TARGET_RATIO else "NOT met"
             return (f"goal (classic, 4 players, >= {TARGET_RATIO:g}x RLCard): {met}"
-                    f" at {row.ratio:.2f}x")
+                    f" at {row.ratio:.2f}x, engine {engine_build()[0]}")
     return "goal not measured: run with classic, 4 players and RLCard installed"
 
 
@@ -256,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.games} hands per case, seeds {args.seed}..{args.seed + args.games - 1},"
           f" in batches of {args.batch}, each the best of {args.repeat},"
           f" our players {args.policy}, Python {sys.version.split()[0]}")
+    kind, folder = engine_build()
+    print(f"engine {kind}, from {folder}")
     rows = run(args.variants, args.players, args.games, args.seed, args.repeat, with_rlcard,
                args.policy, batch=args.batch)
     print()

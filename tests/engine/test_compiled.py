@@ -24,6 +24,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from test_simulate import load_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Set in the inner run, so that it does not build again.
@@ -112,3 +113,4 @@ def test_inside_the_compiled_run_the_engine_is_compiled() -> None:
     for name in compiled_modules():
         file = importlib.import_module(name).__file__
         assert file is not None and file.endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+    assert load_bench().engine_build()[0] == "compiled with mypyc"

@@ -182,6 +182,20 @@ def test_bench_batches_cover_every_hand_once() -> None:
     assert bench.total(parts) == bench.Timing(5, 2.0, 30, 1)
 
 
+def test_bench_verdict_names_the_ratio_and_the_engine_build() -> None:
+    bench = load_bench()
+    kind, folder = bench.engine_build()
+    import engine.game
+
+    assert folder == Path(engine.game.__file__).parent
+    rows = [bench.Row("classic", 4, bench.Timing(300, 1.0, 100), bench.Timing(100, 1.0, 90))]
+    assert bench.verdict(rows) == (
+        f"goal (classic, 4 players, >= 3x RLCard): met at 3.00x, engine {kind}")
+    rows = [bench.Row("classic", 4, bench.Timing(290, 1.0, 100), bench.Timing(100, 1.0, 90))]
+    assert "NOT met at 2.90x" in bench.verdict(rows)
+    assert bench.verdict(rows[:0]).startswith("goal not measured")
+
+
 def test_bench_times_rlcard_when_installed() -> None:
     pytest.importorskip("rlcard.games.uno.game")
     bench = load_bench()
