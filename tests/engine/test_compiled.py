@@ -21,6 +21,7 @@ import sys
 import sysconfig
 import zipfile
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -31,22 +32,31 @@ ROOT = Path(__file__).resolve().parents[2]
 INNER = "UNO_COMPILED_ENGINE_TEST"
 
 
-def compiled_modules() -> list[str]:
-    """The modules setup.py compiles, read from its COMPILED_MODULES list."""
+def setup_constant(name: str) -> Any:
+    """A constant assigned at the top of setup.py (which cannot be imported: it builds)."""
     tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.AnnAssign | ast.Assign):
-            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
-            if any(isinstance(t, ast.Name) and t.id == "COMPILED_MODULES" for t in targets):
-                assert node.value is not None
-                paths: list[str] = ast.literal_eval(node.value)
-                return [p.removesuffix(".py").replace("/", ".") for p in paths]
-    raise AssertionError("setup.py has no COMPILED_MODULES")
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"setup.py assigns no {name}")
 
 
-def c_compiler() -> str | None:
+def compiled_modules() -> list[str]:
+    """The modules setup.py compiles, as module names."""
+    return [p.removesuffix(".py").replace("/", ".") for p in setup_constant("COMPILED_MODULES")]
+
+
+def can_compile() -> bool:
+    """A C compiler and Python's headers, which mypyc's extensions are built with."""
     command = shlex.split(sysconfig.get_config_var("CC") or "cc")
-    return shutil.which(command[0]) if command else None
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return bool(command) and shutil.which(command[0]) is not None and headers.exists()
+
+
+EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
+#: What an earlier build might have left in ./build: it must not reach the wheel.
+STALE = "engine/scoring" + EXT_SUFFIX
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +64,17 @@ def compiled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the unpacked compiled wheel."""
     if os.environ.get(INNER):
         pytest.skip("already inside the compiled run")
-    if c_compiler() is None:
-        pytest.skip("no C compiler: the compiled build cannot be made here")
+    if not can_compile():
+        pytest.skip("no C compiler or Python headers: the compiled build cannot be made here")
     work = tmp_path_factory.mktemp("compiled")
     source = work / "src"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
         "test-artifacts", "*.so", ".venv"))
+    for old_build in ("lib", f"lib.{sysconfig.get_platform()}-{sys.implementation.cache_tag}"):
+        stale = source / "build" / old_build / STALE
+        stale.parent.mkdir(parents=True)
+        stale.write_bytes(b"left over from an earlier build")
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet",
          "--wheel-dir", str(work / "wheels")],
@@ -81,9 +95,15 @@ def run_in(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, INNER: "1"}, check=False)
 
 
-def test_the_wheel_holds_every_listed_module_compiled(compiled_site: Path) -> None:
+def test_the_wheel_holds_the_listed_modules_compiled_and_nothing_stale(
+        compiled_site: Path) -> None:
     modules = compiled_modules()
     assert "engine.game" in modules
+    extensions = {p.relative_to(compiled_site).as_posix()
+                  for p in compiled_site.rglob("*" + EXT_SUFFIX)}
+    assert extensions == {m.replace(".", "/") + EXT_SUFFIX for m in modules} | {
+        setup_constant("GROUP") + "__mypyc" + EXT_SUFFIX}
+    assert STALE not in extensions and (compiled_site / "engine" / "scoring.py").exists()
     shown = run_in(compiled_site, "-c", "import importlib, sys\n"
                    "for name in sys.argv[1:]: print(importlib.import_module(name).__file__)",
                    *modules)
@@ -92,7 +112,7 @@ def test_the_wheel_holds_every_listed_module_compiled(compiled_site: Path) -> No
     assert len(files) == len(modules)
     for name, file in zip(modules, files, strict=True):
         assert Path(file).parent.parent == compiled_site, (name, file)
-        assert file.endswith(sysconfig.get_config_var("EXT_SUFFIX")), (name, file)
+        assert file.endswith(EXT_SUFFIX), (name, file)
 
 
 def test_the_compiled_engine_passes_the_engine_tests(compiled_site: Path) -> None:
@@ -112,5 +132,5 @@ def test_the_compiled_engine_passes_the_engine_tests(compiled_site: Path) -> Non
 def test_inside_the_compiled_run_the_engine_is_compiled() -> None:
     for name in compiled_modules():
         file = importlib.import_module(name).__file__
-        assert file is not None and file.endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+        assert file is not None and file.endswith(EXT_SUFFIX)
     assert load_bench().engine_build()[0] == "compiled with mypyc"
