@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +87,8 @@ def engine_build() -> tuple[str, Path]:
     import engine.game
 
     file = Path(engine.game.__file__ or "")
-    return ("interpreted" if file.suffix == ".py" else "compiled with mypyc"), file.parent
+    compiled = file.name.endswith(tuple(EXTENSION_SUFFIXES))
+    return ("compiled with mypyc" if compiled else "interpreted"), file.parent
 
 
 def rlcard_available() -> bool:

@@ -145,7 +145,7 @@ class Action:
         return self.text
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: object) -> Action:
         """Read an action from its text form; short card names are accepted.
 
         Raises :class:`ActionParseError` for anything else.

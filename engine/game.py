@@ -988,6 +988,8 @@ class Game:
         return None if error is None else str(error)
 
     def _check(self, a: Action) -> IllegalActionError | None:
+        if not isinstance(a, Action):  # a caller's bug, not a move: the same in both builds
+            raise TypeError(f"an action is an Action or its text, not {a!r}")
         error = self._check_action(a)
         if error is None and a.uno:
             return self._check_calling_play(a)

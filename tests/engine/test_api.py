@@ -65,6 +65,22 @@ def test_action_parse_errors(text):
         Action.parse(text)
 
 
+@pytest.mark.parametrize("junk", [None, 7, b"draw", ["draw"]])
+def test_action_parse_refuses_what_is_not_text(junk):
+    with pytest.raises(ActionParseError, match="is not an action"):
+        Action.parse(junk)
+
+
+@pytest.mark.parametrize("junk", [None, 7, ["draw"]])
+def test_applying_what_is_not_an_action_is_a_type_error_and_changes_nothing(junk):
+    game = position("classic", ["red-7 red-2", "blue-3 green-5"], "red-5")
+    before = game.to_json()
+    for check in (game.apply, game.is_legal, game.why_illegal):
+        with pytest.raises(TypeError):
+            check(junk)
+    assert game.to_json() == before
+
+
 def test_actions_are_frozen_values():
     a = Action.parse("play red-7")
     with pytest.raises(AttributeError):
