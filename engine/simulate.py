@@ -145,6 +145,11 @@ def _eager_on_legal(actions: Sequence[Action], chooser: random.Random) -> Action
     return eager_choice(actions, chooser)
 
 
+def _for_legal_lists(policy: Policy) -> Policy:
+    """The policy to use on lists straight from :meth:`Game.legal_actions` (same picks)."""
+    return _eager_on_legal if policy is eager_choice else policy
+
+
 def chooser_for(seed: int) -> random.Random:
     """The generator that picks random actions for the hand dealt from ``seed``.
 
@@ -178,8 +183,7 @@ def play_out(game: Game, chooser: random.Random, policy: Policy = uniform_choice
     True
     """
     legal_actions, apply = game.legal_actions, game.apply
-    if policy is eager_choice:  # the lists come straight from legal_actions()
-        policy = _eager_on_legal
+    policy = _for_legal_lists(policy)
     for done in range(max_actions):
         actions = legal_actions()
         if not actions:  # only once the hand is over
@@ -208,8 +212,7 @@ def play_random_game(variant: str | type[Game], players: int, seed: int, *,
     chooser = chooser_for(seed)
     # random_steps() inlined: no generator or Step per action on this hot path.
     legal_actions, apply, add_events = game.legal_actions, game.apply, events.extend
-    if choose is eager_choice:  # the lists come straight from legal_actions()
-        choose = _eager_on_legal
+    choose = _for_legal_lists(choose)
     for _ in range(max_actions):
         to_act = game.to_act
         if to_act is None:
