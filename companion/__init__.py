@@ -12,7 +12,7 @@ from flask import Flask
 
 import engine
 
-from . import csrf, db
+from . import csrf, db, errors
 
 #: htmx ships as a static file (see docs/decisions.md for why 2.0).
 HTMX_VERSION = "2.0.11"
@@ -43,6 +43,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.migrate(app.config["DATABASE"])
     db.init_app(app)
     csrf.init_app(app)
+    errors.init_app(app)
 
     from . import games, hands
     from .labels import card_label

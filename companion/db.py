@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 import sqlite_utils
@@ -67,6 +69,28 @@ def open_db(path: str) -> sqlite_utils.Database:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA busy_timeout = 5000")
     return db
+
+
+@contextmanager
+def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One write transaction, opened with ``BEGIN IMMEDIATE``: everything read inside it is
+    what the write is decided on.
+
+    A deferred ``BEGIN`` reads first and upgrades to a write lock later; in WAL mode a
+    commit by another connection in between makes that upgrade fail at once, without
+    waiting for the busy timeout. IMMEDIATE takes the write lock first, so concurrent
+    writers wait their turn. sqlite-utils' own ``atomic()`` nests inside as savepoints.
+    """
+    if db.conn.in_transaction:
+        raise RuntimeError("a write transaction is already open")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        if db.conn.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def migrate(path: str) -> None:

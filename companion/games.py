@@ -13,6 +13,7 @@ import engine
 
 from . import store
 from .db import get_db
+from .errors import error_page
 from .forms import FormErrors, parse_new_game
 
 bp = Blueprint("games", __name__)
@@ -27,23 +28,6 @@ def get_game_or_404(game_id: int, *, allow_deleted: bool = False) -> store.GameR
     if game is None or (game.deleted_at and not allow_deleted):
         abort(404, description="There is no such game. It may have been deleted.")
     return game
-
-
-def error_page(message: str, status: int, title: str = "That did not work") -> tuple[str, int]:
-    """A plain page explaining what went wrong, with its status."""
-    return render_template("error.html", title=title, message=message, status=status), status
-
-
-@bp.app_errorhandler(404)
-def not_found(exc: Exception) -> tuple[str, int]:
-    """Unknown pages and games."""
-    return error_page(getattr(exc, "description", "Page not found."), 404, "Not found")
-
-
-@bp.app_errorhandler(405)
-def wrong_method(exc: Exception) -> tuple[str, int]:
-    """A form sent to the wrong place."""
-    return error_page("That address does not take this kind of request.", 405)
 
 
 @bp.get("/")
@@ -104,7 +88,7 @@ def create_game() -> Response | tuple[str, int]:
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def scoreboard(game_id: int) -> str:
     """Standings, the next dealer, and the way to record a hand."""
     game = get_game_or_404(game_id)
@@ -134,13 +118,13 @@ def _change_game(game_id: int,
     return redirect(url_for("games.scoreboard", game_id=game.id), 303)
 
 
-@bp.post("/games/<int:game_id>/play-on")
+@bp.post("/games/<id:game_id>/play-on")
 def play_on(game_id: int) -> Response | tuple[str, int]:
     """Keep playing past the target; the winner stays recorded."""
     return _change_game(game_id, store.set_play_on)
 
 
-@bp.get("/games/<int:game_id>/end")
+@bp.get("/games/<id:game_id>/end")
 def confirm_end(game_id: int) -> str:
     """Ask before ending an open-ended tally."""
     game = get_game_or_404(game_id)
@@ -153,19 +137,19 @@ def confirm_end(game_id: int) -> str:
     )
 
 
-@bp.post("/games/<int:game_id>/end")
+@bp.post("/games/<id:game_id>/end")
 def end_game(game_id: int) -> Response | tuple[str, int]:
     """End an open-ended tally: the leader wins."""
     return _change_game(game_id, store.end_open_game)
 
 
-@bp.post("/games/<int:game_id>/reopen")
+@bp.post("/games/<id:game_id>/reopen")
 def reopen_game(game_id: int) -> Response | tuple[str, int]:
     """Take back "end game" on an open-ended tally."""
     return _change_game(game_id, lambda db, game: store.end_open_game(db, game, ended=False))
 
 
-@bp.post("/games/<int:game_id>/rematch")
+@bp.post("/games/<id:game_id>/rematch")
 def rematch(game_id: int) -> Response | tuple[str, int]:
     """A new game with the same seats and settings; the deal moves on one seat."""
     game = get_game_or_404(game_id)
@@ -183,7 +167,7 @@ def rematch(game_id: int) -> Response | tuple[str, int]:
     return redirect(url_for("games.scoreboard", game_id=new_id), 303)
 
 
-@bp.get("/games/<int:game_id>/delete")
+@bp.get("/games/<id:game_id>/delete")
 def confirm_delete(game_id: int) -> str:
     """Ask before deleting a game."""
     game = get_game_or_404(game_id)
@@ -196,7 +180,7 @@ def confirm_delete(game_id: int) -> str:
     )
 
 
-@bp.post("/games/<int:game_id>/delete")
+@bp.post("/games/<id:game_id>/delete")
 def delete_game(game_id: int) -> Response:
     """Delete a game, keeping it so the deletion can be undone."""
     game = get_game_or_404(game_id)
@@ -204,7 +188,7 @@ def delete_game(game_id: int) -> Response:
     return redirect(url_for("games.index", deleted=game.id), 303)
 
 
-@bp.post("/games/<int:game_id>/restore")
+@bp.post("/games/<id:game_id>/restore")
 def restore_game(game_id: int) -> Response:
     """Undo a game's deletion."""
     game = get_game_or_404(game_id, allow_deleted=True)

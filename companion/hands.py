@@ -16,9 +16,10 @@ from engine import COLORS, Card, Rank, TableOptions
 from . import store
 from .db import get_db
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand, scored_seats
-from .games import error_page, get_game_or_404
+from .errors import error_page
+from .games import get_game_or_404
 
-bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
+bp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands")
 
 NEW = 0  # drafts of a hand not yet saved are kept under hand id 0
 
@@ -216,7 +217,7 @@ def _hand_or_404(game: store.GameRecord, hand_id: int) -> store.Hand | tuple[str
     return hand
 
 
-@bp.get("/<int:hand_id>/edit")
+@bp.get("/<id:hand_id>/edit")
 def edit_hand(game_id: int, hand_id: int) -> Any:
     """The picker filled with a past hand (or with the unsaved change to it)."""
     game = get_game_or_404(game_id)
@@ -233,7 +234,7 @@ def edit_hand(game_id: int, hand_id: int) -> Any:
     return _picker(game.before(hand), data, hand, restored=restored)
 
 
-@bp.post("/<int:hand_id>/review")
+@bp.post("/<id:hand_id>/review")
 def review_edit(game_id: int, hand_id: int) -> Any:
     """Show the changed hand and the standings it leads to before saving."""
     game = get_game_or_404(game_id)
@@ -243,7 +244,7 @@ def review_edit(game_id: int, hand_id: int) -> Any:
     return _review(game, hand)
 
 
-@bp.post("/<int:hand_id>")
+@bp.post("/<id:hand_id>")
 def save_edit(game_id: int, hand_id: int) -> Any:
     """Save a past hand's correction; totals, winner and dealer follow."""
     game = get_game_or_404(game_id)
@@ -267,7 +268,7 @@ def save_edit(game_id: int, hand_id: int) -> Any:
     return redirect(url_for("hands.history", game_id=game.id), 303)
 
 
-@bp.get("/<int:hand_id>/delete")
+@bp.get("/<id:hand_id>/delete")
 def confirm_delete(game_id: int, hand_id: int) -> Any:
     """Ask before deleting a hand."""
     game = get_game_or_404(game_id)
@@ -283,7 +284,7 @@ def confirm_delete(game_id: int, hand_id: int) -> Any:
     )
 
 
-@bp.post("/<int:hand_id>/delete")
+@bp.post("/<id:hand_id>/delete")
 def delete_hand(game_id: int, hand_id: int) -> Any:
     """Delete a hand, keeping it so that the deletion can be undone."""
     game = get_game_or_404(game_id)
@@ -310,7 +311,7 @@ def undo_last(game_id: int) -> Any:
     return redirect(url_for("games.scoreboard", game_id=game.id, restore=last.id), 303)
 
 
-@bp.post("/<int:hand_id>/restore")
+@bp.post("/<id:hand_id>/restore")
 def restore_hand(game_id: int, hand_id: int) -> Any:
     """Put a deleted hand back where it was."""
     game = get_game_or_404(game_id)
