@@ -60,6 +60,12 @@ def add_submissions(db: sqlite_utils.Database) -> None:
     db["submissions"].create({"token": str, "used_at": str}, pk="token")
 
 
+@migrations()
+def add_game_versions(db: sqlite_utils.Database) -> None:
+    """A version per game, bumped by every change: forms name the one they were made from."""
+    db["games"].add_column("version", int, not_null_default=1)
+
+
 def open_db(path: str) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``."""
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

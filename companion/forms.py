@@ -7,6 +7,7 @@ seat) they belong to, so a page can show every problem where the user is.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +49,39 @@ def _int(text: str | None, *, field: str, errors: dict[str, str], label: str,
 
 # -- a new game ------------------------------------------------------------
 
+#: Characters that change how the text around them is laid out: the bidirectional
+#: embeddings, overrides and isolates, and the marks. A name never needs them, and an
+#: override makes "evil" display as "live".
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+#: Joiners that build one emoji out of several; kept in a name, ignored when comparing.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def clean_name(raw: str) -> str:
+    """A player's name as stored: Unicode NFC, spaces collapsed, invisible and control
+    characters removed (zero-width spaces, bidirectional overrides, soft hyphens...)."""
+    text = unicodedata.normalize("NFC", raw)
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        if char.isspace():
+            kept.append(" ")
+            continue
+        if char in _BIDI_CONTROLS or category in ("Cc", "Cs", "Co", "Cn"):
+            continue
+        if category == "Cf" and char not in _JOINERS:
+            continue
+        kept.append(char)
+    return " ".join("".join(kept).split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: the same key looks the same on the table."""
+    folded = unicodedata.normalize("NFKC", clean_name(name)).casefold()
+    return "".join(c for c in folded if c not in _JOINERS)
+
+
 
 @dataclass(frozen=True)
 class NewGame:
@@ -78,14 +112,14 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
         errors["mode"] = f"{variant.title} is kept as: " + ", ".join(
             m.label for m in variant.scoring_modes)
 
-    players = tuple(" ".join(n.split()) for n in names)
+    players = tuple(clean_name(str(n)) for n in names)
     while players and not players[-1]:
         players = players[:-1]
     if any(not n for n in players):
         errors["players"] = "Every seat needs a name (or remove the empty seat)."
     elif any(len(n) > MAX_NAME for n in players):
         errors["players"] = f"Names can be at most {MAX_NAME} characters."
-    elif len({n.casefold() for n in players}) != len(players):
+    elif len({name_key(n) for n in players}) != len(players):
         errors["players"] = "Two players have the same name: add an initial to tell them apart."
     elif not variant.min_players <= len(players) <= variant.max_players:
         errors["players"] = (f"{variant.title} is for {variant.min_players} to "
@@ -223,14 +257,6 @@ def _read_holding(game: GameRecord, form: Mapping[str, Any], seat: int,
         return Holding(seat, tuple(cards), game.variant.hand_points(cards, game.options), False)
     errors[field] = f"Enter {name}'s cards, or type their total (0 is fine)."
     return None
-
-
-def parse_hand(game: GameRecord, form: Mapping[str, Any]) -> tuple[int, list[Holding]]:
-    """The hand a form describes; raises :class:`FormErrors` unless all of it is right."""
-    reading = read_hand(game, form)
-    if reading.errors:
-        raise FormErrors(reading.errors)
-    return reading.went_out, reading.holdings
 
 
 def hand_form_data(went_out: int, holdings: Sequence[Holding]) -> dict[str, str]:

@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Callable
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
 
@@ -13,8 +14,9 @@ import engine
 
 from . import store
 from .db import get_db
-from .errors import error_page
+from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
+from .labels import names
 
 bp = Blueprint("games", __name__)
 
@@ -30,25 +32,48 @@ def get_game_or_404(game_id: int, *, allow_deleted: bool = False) -> store.GameR
     return game
 
 
+@bp.app_errorhandler(store.ConflictError)
+def refused(exc: store.ConflictError) -> tuple[str, int]:
+    """A write the game refused: the reason, beside the game as it is now."""
+    game = store.load_game(get_db(), exc.game_id) if exc.game_id else None
+    if game is None or game.deleted_at:
+        return error_page(str(exc), 409)
+    return _scoreboard_page(game, notice=str(exc)), 409
+
+
+@bp.app_errorhandler(store.NoSuchGame)
+def no_such_game(exc: store.NoSuchGame) -> tuple[str, int]:
+    """A game or hand that is not there (any more)."""
+    return error_page(str(exc), 404)
+
+
 @bp.get("/")
 def index() -> str:
     """Start a game, resume one in progress, look back at finished ones."""
-    games = store.list_games(get_db())
-    deleted = request.args.get("deleted", type=int)
-    deleted_game = store.load_game(get_db(), deleted) if deleted else None
+    db = get_db()
+    games = store.list_games(db)
+    deleted_id = row_id(request.args.get("deleted"))
+    deleted_game = store.load_game(db, deleted_id) if deleted_id else None
     if deleted_game and not deleted_game.deleted_at:
         deleted_game = None
     return render_template(
         "index.html",
-        in_progress=[g for g in games if g.accepts_hands],
-        finished=[g for g in games if not g.accepts_hands],
+        in_progress=[g for g in games if g.accepts_hands or g.problem],
+        finished=[g for g in games if not (g.accepts_hands or g.problem)],
         deleted_game=deleted_game,
     )
 
 
 @bp.get("/games/new")
 def new_game() -> str:
-    """The new-game form; also re-renders itself when the variant or seat count changes."""
+    """The new-game form; htmx re-renders its variant part when the variant changes."""
+    return _new_game_page(errors={})
+
+
+@bp.post("/games/new")
+def refresh_new_game() -> str:
+    """The new-game form again, with what was typed: "use this variant" without JavaScript,
+    and what Enter in a name does there (a game is only started by its own button)."""
     return _new_game_page(errors={})
 
 
@@ -61,13 +86,14 @@ def _new_game_page(errors: dict[str, str]) -> str:
     # Every seat any variant allows gets an input (a variant change leaves the
     # names alone); the script shows only the first few until "Add a player" is
     # tapped, and without JS all are shown. The variant's own range is checked on save.
-    names = args.getlist("player")[:MAX_SEATS]
+    names = [n[:200] for n in args.getlist("player")[:MAX_SEATS]]
     filled = max((i + 1 for i, n in enumerate(names) if n.strip()), default=0)
     shown = max(filled, DEFAULT_SEATS)
     names += [""] * (MAX_SEATS - len(names))
+    submission = args.get("submission") or secrets.token_urlsafe(16)
     return render_template(
         "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
-        values=args, errors=errors, submission=secrets.token_urlsafe(16),
+        values=args, errors=errors, submission=submission[:64],
     )
 
 
@@ -76,15 +102,13 @@ def create_game() -> Response | tuple[str, int]:
     """Store a new game and go to its scoreboard."""
     try:
         new = parse_new_game(request.form, request.form.getlist("player"))
-        game_id = store.create_game(
-            get_db(), variant=new.variant, mode=new.mode, target=new.target,
-            options=new.options, players=new.players, dealer=new.dealer,
-            submission=request.form.get("submission") or None,
-        )
     except FormErrors as exc:
         return _new_game_page(exc.errors), 400
-    except store.ConflictError as exc:
-        return error_page(str(exc) + " Your game is on the home page.", 409)
+    game_id = store.create_game(
+        get_db(), variant=new.variant, mode=new.mode, target=new.target,
+        options=new.options, players=new.players, dealer=new.dealer,
+        submission=(request.form.get("submission") or "")[:64] or None,
+    )
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
@@ -92,34 +116,27 @@ def create_game() -> Response | tuple[str, int]:
 def scoreboard(game_id: int) -> str:
     """Standings, the next dealer, and the way to record a hand."""
     game = get_game_or_404(game_id)
-    restore = request.args.get("restore", type=int)
-    return render_template("scoreboard.html", game=game, restorable=_deleted_hand(game, restore),
+    restorable = store.deleted_hand_id(get_db(), game, row_id(request.args.get("restore")))
+    return _scoreboard_page(game, restorable=restorable)
+
+
+def _scoreboard_page(game: store.GameRecord, *, restorable: int | None = None,
+                     notice: str | None = None) -> str:
+    return render_template("scoreboard.html", game=game, restorable=restorable, notice=notice,
                            submission=secrets.token_urlsafe(16))
 
 
-def _deleted_hand(game: store.GameRecord, hand_id: int | None) -> int | None:
-    if not hand_id:
-        return None
-    row = get_db().execute(
-        "select id from hands where id = ? and game_id = ? and deleted_at is not null",
-        [hand_id, game.id],
-    ).fetchone()
-    return int(row[0]) if row else None
-
-
-def _change_game(game_id: int,
-                 change: Callable[[Database, store.GameRecord], None]) -> Response | tuple[str, int]:
-    """Apply one change to a game, then show its scoreboard (409 if the game refuses it)."""
-    game = get_game_or_404(game_id)
-    try:
-        change(get_db(), game)
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("games.scoreboard", game_id=game.id), 303)
+def _change_game(game_id: int, change: Callable[[Database, store.GameRecord], None],
+                 *, allow_deleted: bool = False) -> Response:
+    """Apply one change to a game, decided in its transaction, then show its scoreboard."""
+    db = get_db()
+    with store.changing(db, game_id, allow_deleted=allow_deleted) as game:
+        change(db, game)
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
 @bp.post("/games/<id:game_id>/play-on")
-def play_on(game_id: int) -> Response | tuple[str, int]:
+def play_on(game_id: int) -> Response:
     """Keep playing past the target; the winner stays recorded."""
     return _change_game(game_id, store.set_play_on)
 
@@ -128,42 +145,32 @@ def play_on(game_id: int) -> Response | tuple[str, int]:
 def confirm_end(game_id: int) -> str:
     """Ask before ending an open-ended tally."""
     game = get_game_or_404(game_id)
-    leaders = " & ".join(game.players[s] for s in game.standings.leaders) or "nobody"
+    leaders = names(game.players, game.standings.leaders, " & ") or "nobody"
     return render_template(
         "confirm.html", title="End this game?",
-        message=f"The leader wins: {leaders}. You can reopen the game afterwards.",
+        message=Markup("The leader wins: {}. You can reopen the game afterwards.").format(leaders),
         action=url_for("games.end_game", game_id=game.id), button="End game",
         back=url_for("games.scoreboard", game_id=game.id),
     )
 
 
 @bp.post("/games/<id:game_id>/end")
-def end_game(game_id: int) -> Response | tuple[str, int]:
+def end_game(game_id: int) -> Response:
     """End an open-ended tally: the leader wins."""
     return _change_game(game_id, store.end_open_game)
 
 
 @bp.post("/games/<id:game_id>/reopen")
-def reopen_game(game_id: int) -> Response | tuple[str, int]:
+def reopen_game(game_id: int) -> Response:
     """Take back "end game" on an open-ended tally."""
     return _change_game(game_id, lambda db, game: store.end_open_game(db, game, ended=False))
 
 
 @bp.post("/games/<id:game_id>/rematch")
-def rematch(game_id: int) -> Response | tuple[str, int]:
+def rematch(game_id: int) -> Response:
     """A new game with the same seats and settings; the deal moves on one seat."""
-    game = get_game_or_404(game_id)
-    if not game.finished:
-        return error_page("A rematch is offered once this game has its winner.", 409)
-    try:
-        new_id = store.create_game(
-            get_db(), variant=game.variant, mode=game.mode, target=game.target,
-            options=game.options, players=game.players,
-            dealer=(game.dealer + 1) % len(game.players), rematch_of=game.id,
-            submission=request.form.get("submission") or None,
-        )
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
+    submission = (request.form.get("submission") or "")[:64] or None
+    new_id = store.create_rematch(get_db(), game_id, submission)
     return redirect(url_for("games.scoreboard", game_id=new_id), 303)
 
 
@@ -173,8 +180,8 @@ def confirm_delete(game_id: int) -> str:
     game = get_game_or_404(game_id)
     return render_template(
         "confirm.html", title="Delete this game?",
-        message=f"{game.variant.title} with {', '.join(game.players)}, "
-                f"{len(game.hands)} hand(s). You can undo this from the home page.",
+        message=Markup("{} with {}, {} hand(s). You can undo this from the home page.").format(
+            game.variant.title, names(game.players), len(game.hands)),
         action=url_for("games.delete_game", game_id=game.id), button="Delete game",
         back=url_for("games.scoreboard", game_id=game.id),
     )
@@ -183,14 +190,18 @@ def confirm_delete(game_id: int) -> str:
 @bp.post("/games/<id:game_id>/delete")
 def delete_game(game_id: int) -> Response:
     """Delete a game, keeping it so the deletion can be undone."""
-    game = get_game_or_404(game_id)
-    store.set_game_deleted(get_db(), game.id, True)
-    return redirect(url_for("games.index", deleted=game.id), 303)
+    db = get_db()
+    with store.changing(db, game_id) as game:
+        store.set_game_deleted(db, game, True)
+    return redirect(url_for("games.index", deleted=game_id), 303)
 
 
 @bp.post("/games/<id:game_id>/restore")
 def restore_game(game_id: int) -> Response:
     """Undo a game's deletion."""
-    game = get_game_or_404(game_id, allow_deleted=True)
-    store.set_game_deleted(get_db(), game.id, False)
-    return redirect(url_for("games.scoreboard", game_id=game.id), 303)
+    db = get_db()
+    with store.changing(db, game_id, allow_deleted=True) as game:
+        if not game.deleted_at:
+            raise store.ConflictError("This game is not deleted.", game.id)
+        store.set_game_deleted(db, game, False)
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)

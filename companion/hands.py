@@ -7,21 +7,30 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 import engine
-from engine import COLORS, Card, Rank, TableOptions
+from engine import COLORS, Card, Rank, Standings, TableOptions
 
 from . import store
 from .db import get_db
+from .errors import row_id
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand, scored_seats
-from .errors import error_page
 from .games import get_game_or_404
+from .labels import bdi
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands")
 
 NEW = 0  # drafts of a hand not yet saved are kept under hand id 0
+
+#: Fields of a hand's entry besides the cards and totals: who went out, the entry's
+#: one-time key (so a resent Save has no second effect) and the game version it was
+#: made from (so a change made meanwhile on another phone is never overwritten).
+ENTRY_FIELDS = ("out", "entry", "version")
+#: The most fields a hand form may carry (a 10-player picker has about 500).
+MAX_FIELDS = 2_000
 
 
 @lru_cache(maxsize=64)
@@ -41,18 +50,63 @@ def picker_grid(variant: type[engine.Game], options: TableOptions) -> tuple[
 
 def _form_data(source: Mapping[str, Any]) -> dict[str, str]:
     """The hand's own fields from a submitted form (no token, no buttons)."""
-    data = {k: v for k, v in source.items() if k == "out" or k.startswith(("c-", "pts-"))}
+    data = {k: str(v) for k, v in source.items()
+            if k in ENTRY_FIELDS or k.startswith(("c-", "pts-"))}
+    if len(data) > MAX_FIELDS:
+        abort(400, description="That hand form is not one this app sent: nothing was saved.")
     if source.get("new_out"):  # "someone else went out", keeping what was entered
-        data["out"] = source["new_out"]
+        data["out"] = str(source["new_out"])
     return data
 
 
-def _open_game(game_id: int) -> store.GameRecord | tuple[str, int]:
+def _entered(data: Mapping[str, str]) -> bool:
+    """True when the entry holds anything typed or tapped (more than who went out)."""
+    return any(k not in ENTRY_FIELDS for k in data)
+
+
+def _require_version(version: int | None) -> None:
+    """Every hand save names the game version it was made from: without it, a resent form
+    could not be told from a new one. (Checked after the entry itself, so a hand that is
+    wrong says what is wrong first.)"""
+    if version is None:
+        abort(400, description="This form is incomplete (it names no version of the game): "
+                               "nothing was saved. Reload the page and try again.")
+
+
+def _hand_id(source: Mapping[str, Any], field: str = "hand_id") -> int:
+    """The hand a form acts on: a row id, or NEW (0) for a hand not yet saved."""
+    raw = source.get(field)
+    if raw in (None, "", "0"):
+        return NEW
+    hand_id = row_id(raw)
+    if hand_id is None:
+        abort(400, description="This form names no hand of this game: nothing was changed.")
+    return hand_id
+
+
+def _open_game(game_id: int) -> store.GameRecord:
     game = get_game_or_404(game_id)
     if not game.accepts_hands:
-        return error_page("This game is over: no more hands can be recorded. "
-                          "Start a rematch or choose to keep playing from the scoreboard.", 409)
+        abort(409, description=game.problem or (
+            "This game is over: no more hands can be recorded. Start a rematch or choose "
+            "to keep playing from the scoreboard."))
     return game
+
+
+def _live_hand(game: store.GameRecord, hand_id: int) -> store.Hand:
+    hand = game.hand(hand_id)
+    if hand is None:
+        raise store.NoSuchGame("There is no such hand in this game.")
+    return hand
+
+
+def _fresh_entry(game: store.GameRecord, data: dict[str, str]) -> dict[str, str]:
+    """An entry as the picker starts it: made from the game as it is now, with a new key
+    unless it continues a kept draft whose key is still unused."""
+    entry = data.get("entry", "")
+    if not entry or store.is_spent(get_db(), entry):
+        entry = secrets.token_urlsafe(16)
+    return {**data, "entry": entry, "version": str(game.version)}
 
 
 def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | None = None,
@@ -79,34 +133,50 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
+def _checked(game: store.GameRecord, hand: store.Hand | None,
+             data: Mapping[str, str]) -> tuple[HandReading, Standings]:
+    """A complete hand entry read against ``game`` as it stood for ``hand`` (None: a new
+    hand), and the standings it leads to; :class:`FormErrors` unless all of it is right."""
+    reading = read_hand(game.before(hand), data)
+    if reading.errors:
+        raise FormErrors(reading.errors)
+    try:
+        after = game.score_with(hand, engine.HandOutcome(reading.went_out, reading.points))
+    except engine.ScoringError as exc:
+        raise FormErrors({"out": str(exc)}) from None
+    return reading, after
+
+
 @bp.get("")
 def history(game_id: int) -> str:
     """Every hand with what each opponent held and the points it made."""
     game = get_game_or_404(game_id)
     return render_template("history.html", game=game,
-                           restorable=request.args.get("restore", type=int))
+                           restorable=store.deleted_hand_id(get_db(), game,
+                                                            row_id(request.args.get("restore"))))
 
 
 @bp.get("/new")
-def new_hand(game_id: int) -> Any:
+def new_hand(game_id: int) -> tuple[str, int, dict[str, str]]:
     """Who went out, then the card picker; a kept draft comes back as it was."""
     game = _open_game(game_id)
-    if isinstance(game, tuple):
-        return game
     draft = store.load_draft(get_db(), game.id, NEW)
+    if draft and store.is_spent(get_db(), draft.get("entry", "")):
+        store.drop_draft(get_db(), game.id, NEW)  # that entry was saved: start afresh
+        draft = None
     data = _form_data(request.args)
     restored = False
-    if not any(k != "out" for k in data) and draft:
+    if not _entered(data) and draft:
         data = {**draft, **data}
-        restored = any(k != "out" for k in draft)
-    return _picker(game, data, restored=restored)
+        restored = _entered(draft)
+    return _picker(game, _fresh_entry(game, data), restored=restored)
 
 
 @bp.post("/preview")
 def preview(game_id: int) -> str:
     """Live running points while cards are tapped (htmx); keeps the entry as a draft."""
     game = get_game_or_404(game_id)
-    hand_id = request.form.get("hand_id", type=int) or NEW
+    hand_id = _hand_id(request.form)
     data = _form_data(request.form)
     store.save_draft(get_db(), game.id, hand_id, data)
     then = game.before(game.hand(hand_id))
@@ -119,22 +189,18 @@ def preview(game_id: int) -> str:
 
 
 @bp.post("/switch")
-def switch_out(game_id: int) -> Any:
+def switch_out(game_id: int) -> Response:
     """"Someone else went out": keep what was entered as the draft, ask for the new opponents.
 
     A POST, so that the form's token and the tapped cards never ride in a URL.
     """
-    hand_id = request.form.get("hand_id", type=int) or NEW
+    hand_id = _hand_id(request.form)
     if hand_id == NEW:
         game = _open_game(game_id)
-        if isinstance(game, tuple):
-            return game
         target = url_for("hands.new_hand", game_id=game.id)
     else:
         game = get_game_or_404(game_id)
-        hand = _hand_or_404(game, hand_id)
-        if isinstance(hand, tuple):
-            return hand
+        _live_hand(game, hand_id)
         target = url_for("hands.edit_hand", game_id=game.id, hand_id=hand_id)
     store.save_draft(get_db(), game.id, hand_id, _form_data(request.form))
     return redirect(target, 303)
@@ -144,181 +210,146 @@ def switch_out(game_id: int) -> Any:
 def discard_draft(game_id: int) -> Response:
     """Throw away a kept entry, on purpose."""
     game = get_game_or_404(game_id)
-    hand_id = request.form.get("hand_id", type=int) or NEW
+    hand_id = _hand_id(request.form)
     store.drop_draft(get_db(), game.id, hand_id)
     if hand_id == NEW:
         return redirect(url_for("hands.new_hand", game_id=game.id), 303)
     return redirect(url_for("hands.edit_hand", game_id=game.id, hand_id=hand_id), 303)
 
 
-def _review(game: store.GameRecord, hand: store.Hand | None) -> Any:
+def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int, dict[str, str]]:
     data = _form_data(request.form)
+    if store.is_spent(get_db(), data.get("entry", "")):
+        # Back to a review after its Save, and sent again: say so instead of offering it twice.
+        raise store.AlreadySaved("Already saved. This form was already submitted: this hand "
+                                 "was recorded once, and nothing was saved twice.", game.id)
     store.save_draft(get_db(), game.id, hand.id if hand else NEW, data)
-    # A past hand is read against the players still in when it was played.
-    then = game.before(hand)
     try:
-        reading = read_hand(then, data)
+        reading, after = _checked(game, hand, data)
     except FormErrors as exc:
-        return _picker(then, data, hand, exc.errors, 400)
-    if reading.errors:
-        return _picker(then, data, hand, reading.errors, 400)
-    outcome = engine.HandOutcome(reading.went_out, reading.points)
-    outcomes = [h.outcome() for h in game.hands]
-    if hand:
-        outcomes[hand.number - 1] = outcome
-    else:
-        outcomes.append(outcome)
-    try:
-        after = engine.score_game(game.mode, len(game.players), outcomes, game.target)
-    except engine.ScoringError as exc:
-        return _picker(then, data, hand, {"out": str(exc)}, 400)
+        return _picker(game.before(hand), data, hand, exc.errors, 400)
     return render_template(
         "hand_review.html", game=game, hand=hand, data=data, reading=reading, after=after,
         number=hand.number if hand else len(game.hands) + 1,
-        submission=secrets.token_urlsafe(16),
     ), 200, _NO_STORE
 
 
 @bp.post("/review")
-def review_new(game_id: int) -> Any:
+def review_new(game_id: int) -> tuple[str, int, dict[str, str]]:
     """Show the new hand and what it does to the standings before saving."""
-    game = _open_game(game_id)
-    if isinstance(game, tuple):
-        return game
-    return _review(game, None)
+    return _review(_open_game(game_id), None)
 
 
 @bp.post("")
-def save_new(game_id: int) -> Any:
-    """Save a reviewed hand and go back to the scoreboard."""
-    game = _open_game(game_id)
-    if isinstance(game, tuple):
-        return game
+def save_new(game_id: int) -> Response | tuple[str, int, dict[str, str]]:
+    """Save a reviewed hand and go back to the scoreboard (decided on the game as it is now)."""
     data = _form_data(request.form)
+    version = row_id(data.get("version"))
+    db = get_db()
     try:
-        reading = read_hand(game, data)
-        if reading.errors:
-            raise FormErrors(reading.errors)
-        store.record_hand(get_db(), game, reading.went_out, reading.holdings,
-                          submission=request.form.get("submission") or None)
+        with store.changing(db, game_id, version=version, submission=data.get("entry")) as game:
+            if not game.accepts_hands:
+                raise store.ConflictError("This game is over: no more hands can be recorded.",
+                                          game.id)
+            reading, _ = _checked(game, None, data)
+            _require_version(version)
+            store.record_hand(db, game, reading.went_out, reading.holdings)
     except FormErrors as exc:
-        return _picker(game, data, None, exc.errors, 400)
-    except engine.ScoringError as exc:
-        return _picker(game, data, None, {"out": str(exc)}, 400)
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("games.scoreboard", game_id=game.id), 303)
-
-
-def _hand_or_404(game: store.GameRecord, hand_id: int) -> store.Hand | tuple[str, int]:
-    hand = game.hand(hand_id)
-    if hand is None:
-        return error_page("There is no such hand in this game.", 404, "Not found")
-    return hand
+        return _picker(_open_game(game_id), data, None, exc.errors, 400)
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
 @bp.get("/<id:hand_id>/edit")
-def edit_hand(game_id: int, hand_id: int) -> Any:
+def edit_hand(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
     """The picker filled with a past hand (or with the unsaved change to it)."""
     game = get_game_or_404(game_id)
-    hand = _hand_or_404(game, hand_id)
-    if isinstance(hand, tuple):
-        return hand
+    hand = _live_hand(game, hand_id)
     draft = store.load_draft(get_db(), game.id, hand.id)
     data = _form_data(request.args)
     restored = False
-    if not any(k != "out" for k in data):
+    if not _entered(data):
         base = draft or hand_form_data(hand.went_out, list(hand.holdings.values()))
         restored = draft is not None
         data = {**base, **data}
-    return _picker(game.before(hand), data, hand, restored=restored)
+    return _picker(game.before(hand), _fresh_entry(game, data), hand, restored=restored)
 
 
 @bp.post("/<id:hand_id>/review")
-def review_edit(game_id: int, hand_id: int) -> Any:
+def review_edit(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
     """Show the changed hand and the standings it leads to before saving."""
     game = get_game_or_404(game_id)
-    hand = _hand_or_404(game, hand_id)
-    if isinstance(hand, tuple):
-        return hand
-    return _review(game, hand)
+    return _review(game, _live_hand(game, hand_id))
 
 
 @bp.post("/<id:hand_id>")
-def save_edit(game_id: int, hand_id: int) -> Any:
+def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int, dict[str, str]]:
     """Save a past hand's correction; totals, winner and dealer follow."""
-    game = get_game_or_404(game_id)
-    hand = _hand_or_404(game, hand_id)
-    if isinstance(hand, tuple):
-        return hand
     data = _form_data(request.form)
-    then = game.before(hand)
+    version = row_id(data.get("version"))
+    db = get_db()
     try:
-        reading = read_hand(then, data)
-        if reading.errors:
-            raise FormErrors(reading.errors)
-        store.update_hand(get_db(), game, hand.id, reading.went_out, reading.holdings,
-                          submission=request.form.get("submission") or None)
+        with store.changing(db, game_id, version=version, submission=data.get("entry")) as game:
+            hand = _live_hand(game, hand_id)
+            reading, _ = _checked(game, hand, data)
+            _require_version(version)
+            store.update_hand(db, game, hand, reading.went_out, reading.holdings)
     except FormErrors as exc:
-        return _picker(then, data, hand, exc.errors, 400)
-    except engine.ScoringError as exc:
-        return _picker(then, data, hand, {"out": str(exc)}, 400)
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("hands.history", game_id=game.id), 303)
+        game = get_game_or_404(game_id)
+        hand = _live_hand(game, hand_id)
+        return _picker(game.before(hand), data, hand, exc.errors, 400)
+    return redirect(url_for("hands.history", game_id=game_id), 303)
 
 
 @bp.get("/<id:hand_id>/delete")
-def confirm_delete(game_id: int, hand_id: int) -> Any:
+def confirm_delete(game_id: int, hand_id: int) -> str:
     """Ask before deleting a hand."""
     game = get_game_or_404(game_id)
-    hand = _hand_or_404(game, hand_id)
-    if isinstance(hand, tuple):
-        return hand
+    hand = _live_hand(game, hand_id)
     return render_template(
         "confirm.html", title=f"Delete hand {hand.number}?",
-        message=f"{game.players[hand.went_out]} went out. The totals will be recomputed; "
-                "you can undo this straight after.",
+        message=Markup("{} went out. The totals will be recomputed; you can undo this "
+                       "straight after.").format(bdi(game.players[hand.went_out])),
         action=url_for("hands.delete_hand", game_id=game.id, hand_id=hand.id),
         button="Delete hand", back=url_for("hands.history", game_id=game.id),
     )
 
 
 @bp.post("/<id:hand_id>/delete")
-def delete_hand(game_id: int, hand_id: int) -> Any:
+def delete_hand(game_id: int, hand_id: int) -> Response:
     """Delete a hand, keeping it so that the deletion can be undone."""
-    game = get_game_or_404(game_id)
-    try:
-        store.set_hand_deleted(get_db(), game, hand_id, True)
-    except LookupError as exc:
-        return error_page(str(exc), 404, "Not found")
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("games.scoreboard", game_id=game.id, restore=hand_id), 303)
+    db = get_db()
+    with store.changing(db, game_id) as game:
+        store.set_hand_deleted(db, game, hand_id, True)
+    return redirect(url_for("games.scoreboard", game_id=game_id, restore=hand_id), 303)
 
 
 @bp.post("/undo")
-def undo_last(game_id: int) -> Any:
-    """Take back the last hand recorded (it can be restored)."""
-    game = get_game_or_404(game_id)
-    if not game.hands:
-        return error_page("There is no hand to undo yet.", 409)
-    last = game.hands[-1]
-    # The form names the hand it takes back, so a double tap cannot undo a second one.
-    if request.form.get("hand_id", type=int) not in (None, last.id):
-        return error_page("That hand was already taken back: nothing more was undone.", 409)
-    store.set_hand_deleted(get_db(), game, last.id, True)
-    return redirect(url_for("games.scoreboard", game_id=game.id, restore=last.id), 303)
+def undo_last(game_id: int) -> Response:
+    """Take back the last hand recorded (it can be restored).
+
+    The form names the hand it takes back, and only that hand is undone: a double tap,
+    or a page older than the last save, cannot undo a hand the table did not see.
+    """
+    named = _hand_id(request.form)
+    db = get_db()
+    with store.changing(db, game_id) as game:
+        if not game.hands:
+            raise store.ConflictError("There is no hand to undo yet.", game.id)
+        if named == NEW:
+            abort(400, description="This form names no hand to undo: nothing was undone.")
+        last = game.hands[-1]
+        if named != last.id:
+            raise store.ConflictError(
+                "That hand was already taken back, or is not the last one any more: nothing "
+                f"was undone. The last hand is now hand {last.number}.", game.id)
+        store.set_hand_deleted(db, game, last.id, True)
+    return redirect(url_for("games.scoreboard", game_id=game_id, restore=named), 303)
 
 
 @bp.post("/<id:hand_id>/restore")
-def restore_hand(game_id: int, hand_id: int) -> Any:
+def restore_hand(game_id: int, hand_id: int) -> Response:
     """Put a deleted hand back where it was."""
-    game = get_game_or_404(game_id)
-    try:
-        store.set_hand_deleted(get_db(), game, hand_id, False)
-    except LookupError as exc:
-        return error_page(str(exc), 404, "Not found")
-    except store.ConflictError as exc:
-        return error_page(str(exc), 409)
-    return redirect(url_for("games.scoreboard", game_id=game.id), 303)
+    db = get_db()
+    with store.changing(db, game_id) as game:
+        store.set_hand_deleted(db, game, hand_id, False)
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)

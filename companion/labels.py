@@ -1,6 +1,10 @@
-"""How cards are written on screen (short, to fit a phone-sized picker cell)."""
+"""How cards and names are written on screen."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from markupsafe import Markup
 
 from engine import Card, Rank
 
@@ -15,3 +19,16 @@ _RANK_LABELS = {
 def card_label(card: Card) -> str:
     """The face of a card as the picker prints it: "7", "+2", "Wild +4"."""
     return _RANK_LABELS.get(card.rank, card.rank.value)
+
+
+def bdi(name: str) -> Markup:
+    """A player's name, escaped and isolated, so a right-to-left name cannot reorder the
+    words around it (or the next name in a list)."""
+    return Markup("<bdi>{}</bdi>").format(name)
+
+
+def names(players: Sequence[str], seats: Iterable[int] | None = None,
+          joiner: str = ", ") -> Markup:
+    """Players' names (all, or those at ``seats``), each isolated: "Ann, Bob" or "Ann & Bob"."""
+    chosen = range(len(players)) if seats is None else seats
+    return Markup(joiner).join(bdi(players[s]) for s in chosen)

@@ -3,14 +3,20 @@
 Standings are never stored: they are recomputed from the hands by the engine's
 scoring layer, so an edit or a deletion anywhere in the history is simply a
 change of rows.
+
+Every write happens inside :func:`changing` (or :func:`create_game`): one
+``BEGIN IMMEDIATE`` transaction that loads the game as it is now, refuses a form
+made from an older version of it or already submitted, and lets the caller decide
+and write against that fresh state. Each change bumps the game's version.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -19,9 +25,35 @@ import sqlite_utils
 import engine
 from engine import Card, HandOutcome, ScoringMode, Standings, TableOptions
 
+from .db import writing
+
+#: Drafts are a convenience: one not touched for this long is forgotten.
+DRAFT_DAYS = 30
+#: The most a draft may hold (the largest real picker, 10 players, sends about 15 KB).
+MAX_DRAFT_BYTES = 32_000
+
 
 class ConflictError(ValueError):
-    """A write that the game's state does not allow (finished game, duplicate form...)."""
+    """A write that the game's state does not allow (finished game, duplicate form...).
+
+    ``game_id`` names the game whose fresh state should be shown beside the message.
+    """
+
+    def __init__(self, message: str, game_id: int | None = None):
+        super().__init__(message)
+        self.game_id = game_id
+
+
+class StaleError(ConflictError):
+    """The form was made from an older version of the game: someone changed it meanwhile."""
+
+
+class AlreadySaved(ConflictError):
+    """The form was submitted before (a double tap, Back and resend, a retry)."""
+
+
+class NoSuchGame(LookupError):
+    """No game (or no live hand) with that id."""
 
 
 def now() -> str:
@@ -48,6 +80,8 @@ class Hand:
     went_out: int
     holdings: dict[int, Holding]
     created_at: str
+    #: Why the stored hand cannot be read as entered (a manual edit, an older bug), if so.
+    problem: str | None = None
 
     def outcome(self) -> HandOutcome:
         """The hand as the scoring layer reads it."""
@@ -71,16 +105,34 @@ class GameRecord:
     deleted_at: str | None
     rematch_of: int | None
     hands: tuple[Hand, ...] = field(default=())
+    #: Bumped by every change; a form names the version it was made from.
+    version: int = 0
 
     @cached_property
-    def standings(self) -> Standings:
-        """Totals, eliminations and winners, recomputed from the hands."""
-        standings = engine.score_game(
-            self.mode, len(self.players), (h.outcome() for h in self.hands), self.target
-        )
+    def _scored(self) -> tuple[Standings, str | None]:
+        # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
+        # manual edit) stops the count there instead of making the game unreadable.
+        standings = engine.new_standings(self.mode, len(self.players), self.target)
+        for hand in self.hands:
+            if hand.problem:
+                return standings, f"Hand {hand.number} cannot be read: {hand.problem}"
+            try:
+                standings = engine.score_hand(standings, hand.outcome())
+            except engine.ScoringError as exc:
+                return standings, f"Hand {hand.number} cannot be scored: {exc}"
         if self.ended and not standings.finished:
             standings = engine.end_game(standings)
-        return standings
+        return standings, None
+
+    @property
+    def standings(self) -> Standings:
+        """Totals, eliminations and winners, recomputed from the hands (up to a broken one)."""
+        return self._scored[0]
+
+    @property
+    def problem(self) -> str | None:
+        """What stops the history from being scored, if anything: the table must fix it first."""
+        return self._scored[1]
 
     @property
     def ended(self) -> bool:
@@ -95,7 +147,7 @@ class GameRecord:
     @property
     def accepts_hands(self) -> bool:
         """False once the game is over, unless the table chose to play on."""
-        if self.deleted_at or self.ended:
+        if self.deleted_at or self.ended or self.problem:
             return False
         if not self.finished:
             return True
@@ -104,7 +156,7 @@ class GameRecord:
     @property
     def can_play_on(self) -> bool:
         """True when a finished game may go on past its target (the sheets' "play again")."""
-        return (self.finished and not self.play_on and not self.ended
+        return (self.finished and not self.play_on and not self.ended and not self.problem
                 and self.mode is not ScoringMode.CHALLENGE)
 
     @property
@@ -128,6 +180,20 @@ class GameRecord:
         """The live hand with this id."""
         return next((h for h in self.hands if h.id == hand_id), None)
 
+    def outcomes_with(self, hand: Hand | None, outcome: HandOutcome) -> list[HandOutcome]:
+        """Every hand's outcome, with ``outcome`` in place of ``hand`` (None: added at the end)."""
+        outcomes = [h.outcome() for h in self.hands]
+        if hand is None:
+            outcomes.append(outcome)
+        else:
+            outcomes[hand.number - 1] = outcome
+        return outcomes
+
+    def score_with(self, hand: Hand | None, outcome: HandOutcome) -> Standings:
+        """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
+        return engine.score_game(self.mode, len(self.players),
+                                 self.outcomes_with(hand, outcome), self.target)
+
 
 def _next_seat(seat: int, seats: int, skip: frozenset[int]) -> int:
     for step in range(1, seats + 1):
@@ -141,19 +207,20 @@ def _next_seat(seat: int, seats: int, skip: frozenset[int]) -> int:
 
 
 def load_game(db: sqlite_utils.Database, game_id: int) -> GameRecord | None:
-    """The game with this id (deleted ones included), or None."""
+    """The game with this id (deleted ones included), or None (also for unreadable settings)."""
     games = _load_games(db, "id = ?", [game_id])
     return games[0] if games else None
 
 
 def list_games(db: sqlite_utils.Database) -> list[GameRecord]:
-    """Every game not deleted, newest first."""
+    """Every readable game not deleted, newest first."""
     return _load_games(db, "deleted_at is null", [])
 
 
 def _load_games(db: sqlite_utils.Database, where: str, params: Sequence[Any]) -> list[GameRecord]:
     # Four queries whatever the number of games: no query per game or hand.
-    rows = list(db["games"].rows_where(where, params, order_by="id desc"))
+    rows = [r for r in db["games"].rows_where(where, params, order_by="id desc")
+            if _settings(r) is not None]
     if not rows:
         return []
     ids = [r["id"] for r in rows]
@@ -169,26 +236,40 @@ def _load_games(db: sqlite_utils.Database, where: str, params: Sequence[Any]) ->
         hmarks = ",".join("?" * len(hand_ids))
         for row in db["holdings"].rows_where(f"hand_id in ({hmarks})", hand_ids, order_by="seat"):
             holdings[row["hand_id"]].append(row)
-    games = {r["id"]: r for r in rows}
-    variants = {i: engine.find_variant(r["variant"]) for i, r in games.items()}
-    options = {i: TableOptions.from_dict(json.loads(r["options"])) for i, r in games.items()}
+    settings = {r["id"]: _settings(r) for r in rows}
     hands: dict[int, list[Hand]] = {i: [] for i in ids}
     for h in hand_rows:
-        game_id = h["game_id"]
-        held = {row["seat"]: _holding(row, variants[game_id], options[game_id])
-                for row in holdings[h["id"]]}
-        number = len(hands[game_id]) + 1
-        hands[game_id].append(Hand(h["id"], number, h["went_out"], held, h["created_at"]))
-    return [
-        GameRecord(
-            id=r["id"], variant=variants[r["id"]], mode=ScoringMode(r["mode"]),
-            target=r["target"], options=options[r["id"]],
+        variant, _, options = settings[h["game_id"]]  # type: ignore[misc]
+        held: dict[int, Holding] = {}
+        problem = None
+        for row in holdings[h["id"]]:
+            try:
+                held[row["seat"]] = _holding(row, variant, options)
+            except (engine.CardError, ValueError) as exc:
+                problem = f"the cards stored for seat {row['seat'] + 1} are not cards ({exc})"
+        number = len(hands[h["game_id"]]) + 1
+        hands[h["game_id"]].append(
+            Hand(h["id"], number, h["went_out"], held, h["created_at"], problem))
+    games = []
+    for r in rows:
+        variant, mode, options = settings[r["id"]]  # type: ignore[misc]
+        games.append(GameRecord(
+            id=r["id"], variant=variant, mode=mode, target=r["target"], options=options,
             players=tuple(players[r["id"]]), dealer=r["dealer"], play_on=bool(r["play_on"]),
             ended_at=r["ended_at"], created_at=r["created_at"], deleted_at=r["deleted_at"],
-            rematch_of=r["rematch_of"], hands=tuple(hands[r["id"]]),
-        )
-        for r in rows
-    ]
+            rematch_of=r["rematch_of"], hands=tuple(hands[r["id"]]), version=r["version"],
+        ))
+    return games
+
+
+def _settings(row: dict[str, Any]) -> tuple[type[engine.Game], ScoringMode, TableOptions] | None:
+    # A game whose settings no longer read (a manual edit) is left out rather than
+    # breaking every page that lists games.
+    try:
+        return (engine.find_variant(row["variant"]), ScoringMode(row["mode"]),
+                TableOptions.from_dict(json.loads(row["options"])))
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def _holding(row: dict[str, Any], variant: type[engine.Game], options: TableOptions) -> Holding:
@@ -200,7 +281,41 @@ def _holding(row: dict[str, Any], variant: type[engine.Game], options: TableOpti
     return Holding(row["seat"], cards, points, False)
 
 
+def deleted_hand_id(db: sqlite_utils.Database, game: GameRecord, hand_id: int | None) -> int | None:
+    """``hand_id`` if it is one of this game's deleted hands (so it can be restored), else None."""
+    if not hand_id:
+        return None
+    rows = db["hands"].rows_where("id = ? and game_id = ? and deleted_at is not null",
+                                  [hand_id, game.id], select="id")
+    return next((int(r["id"]) for r in rows), None)
+
+
 # -- writing -------------------------------------------------------------
+
+
+@contextmanager
+def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = None,
+             submission: str | None = None, allow_deleted: bool = False) -> Iterator[GameRecord]:
+    """Open a write transaction on one game and yield the game as it is now.
+
+    Refused, before anything is written, when ``submission`` (a form's one-time key)
+    was used already, or when ``version`` is not the game's version: the form was made
+    from a state of the game that another phone has changed since. Whatever the
+    caller writes inside is decided on this fresh game, and commits with the key spent.
+    """
+    with writing(db):
+        if submission and is_spent(db, submission):
+            raise AlreadySaved("Already saved. This form was already submitted: nothing was "
+                               "saved twice. Here is the game as it is now.", game_id)
+        game = load_game(db, game_id)
+        if game is None or (game.deleted_at and not allow_deleted):
+            raise NoSuchGame("There is no such game. It may have been deleted.")
+        if version is not None and version != game.version:
+            raise StaleError("This game was changed on another phone since this page was "
+                             "opened, so nothing was saved. Here it is as it is now.", game_id)
+        yield game
+        if submission:
+            db["submissions"].insert({"token": submission, "used_at": now()})
 
 
 def create_game(
@@ -213,157 +328,169 @@ def create_game(
     players: Sequence[str],
     dealer: int,
     submission: str | None = None,
-    rematch_of: int | None = None,
 ) -> int:
     """Store a new game and its seats in one transaction; return its id."""
-    with db.atomic():
-        _claim(db, submission)
-        stamp = now()
-        game_id = db["games"].insert({
-            "variant": variant.name, "mode": mode.value, "target": target,
-            "options": json.dumps(options.to_dict()), "dealer": dealer, "play_on": 0,
-            "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of,
-        }).last_pk
-        db["players"].insert_all(
-            {"game_id": game_id, "seat": seat, "name": name} for seat, name in enumerate(players)
-        )
+    with writing(db):
+        if submission and is_spent(db, submission):
+            raise AlreadySaved("Already saved. This form was already submitted: nothing was "
+                               "saved twice. Your game is on the home page.")
+        game_id = _insert_game(db, variant=variant, mode=mode, target=target, options=options,
+                               players=players, dealer=dealer)
+        if submission:
+            db["submissions"].insert({"token": submission, "used_at": now()})
+    return game_id
+
+
+def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | None) -> int:
+    """A new game with the same seats and settings; the deal moves on one seat."""
+    with changing(db, game_id, submission=submission) as game:
+        if not game.finished:
+            raise ConflictError("A rematch is offered once this game has its winner.", game.id)
+        return _insert_game(
+            db, variant=game.variant, mode=game.mode, target=game.target, options=game.options,
+            players=game.players, dealer=(game.dealer + 1) % len(game.players),
+            rematch_of=game.id)
+
+
+def _insert_game(db: sqlite_utils.Database, *, variant: type[engine.Game], mode: ScoringMode,
+                 target: int | None, options: TableOptions, players: Sequence[str],
+                 dealer: int, rematch_of: int | None = None) -> int:
+    stamp = now()
+    game_id = db["games"].insert({
+        "variant": variant.name, "mode": mode.value, "target": target,
+        "options": json.dumps(options.to_dict()), "dealer": dealer, "play_on": 0,
+        "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of, "version": 1,
+    }).last_pk
+    db["players"].insert_all(
+        {"game_id": game_id, "seat": seat, "name": name} for seat, name in enumerate(players)
+    )
     return int(game_id)
 
 
-def record_hand(
-    db: sqlite_utils.Database,
-    game: GameRecord,
-    went_out: int,
-    holdings: Iterable[Holding],
-    submission: str | None = None,
-) -> int:
-    """Store a new hand in one transaction after the scoring layer accepts it."""
+def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
+                holdings: Iterable[Holding]) -> int:
+    """Add a hand to ``game`` (inside :func:`changing`) after the scoring layer accepts it."""
     holdings = list(holdings)
     if not game.accepts_hands:
-        raise ConflictError("This game is over: no more hands can be recorded.")
+        raise ConflictError("This game is over: no more hands can be recorded.", game.id)
     engine.score_hand(game.standings, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
-    with db.atomic():
-        _claim(db, submission)
-        hand_id = int(db["hands"].insert({
-            "game_id": game.id, "went_out": went_out, "created_at": now(),
-        }).last_pk)
-        _insert_holdings(db, hand_id, holdings)
-        _touch(db, game.id)
-        db["drafts"].delete_where("game_id = ? and hand_id = 0", [game.id])
+    hand_id = int(db["hands"].insert({
+        "game_id": game.id, "went_out": went_out, "created_at": now(),
+    }).last_pk)
+    _insert_holdings(db, hand_id, holdings)
+    _touch(db, game)
+    db["drafts"].delete_where("game_id = ? and hand_id = 0", [game.id])
     return hand_id
 
 
-def update_hand(
-    db: sqlite_utils.Database,
-    game: GameRecord,
-    hand_id: int,
-    went_out: int,
-    holdings: Iterable[Holding],
-    submission: str | None = None,
-) -> None:
-    """Replace a past hand's entries; the standings follow on their own."""
+def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_out: int,
+                holdings: Iterable[Holding]) -> None:
+    """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
-    old = game.hand(hand_id)
-    if old is None:
-        raise LookupError("No such hand in this game.")
-    edited = [h.outcome() for h in game.hands if h.id != hand_id]
-    edited.insert(old.number - 1, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
-    engine.score_game(game.mode, len(game.players), edited, game.target)
-    with db.atomic():
-        _claim(db, submission)
-        db["hands"].update(hand_id, {"went_out": went_out})
-        db["holdings"].delete_where("hand_id = ?", [hand_id])
-        _insert_holdings(db, hand_id, holdings)
-        _touch(db, game.id)
-        db["drafts"].delete_where("game_id = ? and hand_id = ?", [game.id, hand_id])
+    game.score_with(hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
+    db["hands"].update(hand.id, {"went_out": went_out})
+    db["holdings"].delete_where("hand_id = ?", [hand.id])
+    _insert_holdings(db, hand.id, holdings)
+    _touch(db, game)
+    db["drafts"].delete_where("game_id = ? and hand_id = ?", [game.id, hand.id])
 
 
-def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int, deleted: bool) -> None:
-    """Delete a hand (kept, so it can be restored) or restore it.
+def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
+                     deleted: bool) -> None:
+    """Delete a hand (kept, so it can be restored) or restore it (inside :func:`changing`).
 
     Refused when the history that would result cannot be scored, e.g. a Challenge
-    UNO player brought back into hands that were played without them.
+    UNO player brought back into hands that were played without them. Deleting is
+    always allowed, so a hand that breaks the history can be taken out.
     """
     rows = {r["id"]: r for r in db["hands"].rows_where("game_id = ?", [game.id], order_by="id")}
     if hand_id not in rows:
-        raise LookupError("No such hand in this game.")
-    keep = [i for i, r in rows.items()
-            if (i == hand_id and not deleted) or (i != hand_id and r["deleted_at"] is None)]
-    held: dict[int, dict[int, int]] = {i: {} for i in keep}
-    if keep:
-        marks = ",".join("?" * len(keep))
-        for row in db["holdings"].rows_where(f"hand_id in ({marks})", keep):
-            held[row["hand_id"]][row["seat"]] = _holding(row, game.variant, game.options).points
-    try:
-        engine.score_game(game.mode, len(game.players),
-                          (HandOutcome(rows[i]["went_out"], held[i]) for i in keep), game.target)
-    except engine.ScoringError as exc:
-        raise ConflictError(
-            "That would leave hands that cannot be scored any more "
-            f"({exc}). Change or delete the later hands first.") from None
-    with db.atomic():
-        db["hands"].update(hand_id, {"deleted_at": now() if deleted else None})
-        _touch(db, game.id)
+        raise NoSuchGame("There is no such hand in this game.")
+    if (rows[hand_id]["deleted_at"] is not None) == deleted:
+        raise ConflictError("That hand was already deleted: nothing more was changed." if deleted
+                            else "That hand is already back in the game.", game.id)
+    if not deleted:
+        db["hands"].update(hand_id, {"deleted_at": None})
+        restored = load_game(db, game.id)
+        if restored is None or restored.problem:
+            raise ConflictError(
+                "That would leave hands that cannot be scored any more "
+                f"({restored.problem if restored else 'no game'}). "
+                "Change or delete the later hands first.", game.id)
+    else:
+        db["hands"].update(hand_id, {"deleted_at": now()})
+    _touch(db, game)
 
 
-def set_game_deleted(db: sqlite_utils.Database, game_id: int, deleted: bool) -> None:
-    """Delete a game (kept, so it can be restored) or restore it."""
-    with db.atomic():
-        db["games"].update(game_id, {"deleted_at": now() if deleted else None})
+def set_game_deleted(db: sqlite_utils.Database, game: GameRecord, deleted: bool) -> None:
+    """Delete a game (kept, so it can be restored) or restore it (inside :func:`changing`)."""
+    db["games"].update(game.id, {"deleted_at": now() if deleted else None})
+    _touch(db, game)
 
 
 def set_play_on(db: sqlite_utils.Database, game: GameRecord) -> None:
     """Let a finished game go on past its target; the winner stays recorded."""
     if not game.can_play_on:
-        raise ConflictError("This game cannot go on past its end.")
-    with db.atomic():
-        db["games"].update(game.id, {"play_on": 1})
-        _touch(db, game.id)
+        raise ConflictError("This game cannot go on past its end.", game.id)
+    db["games"].update(game.id, {"play_on": 1})
+    _touch(db, game)
 
 
 def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = True) -> None:
     """End a game with no target (a win tally), whoever leads winning; or reopen it."""
     if game.target is not None:
-        raise ConflictError("This game ends when someone reaches its target.")
+        raise ConflictError("This game ends when someone reaches its target.", game.id)
     if ended and game.finished:
-        raise ConflictError("This game is already over.")
+        raise ConflictError("This game is already over.", game.id)
     if ended and not game.hands:
-        raise ConflictError("Play at least one hand before ending the game.")
+        raise ConflictError("Play at least one hand before ending the game.", game.id)
+    if ended and game.problem:
+        raise ConflictError(game.problem, game.id)
     if not ended and not game.ended:
-        raise ConflictError("This game is not ended.")
-    with db.atomic():
-        db["games"].update(game.id, {"ended_at": now() if ended else None})
-        _touch(db, game.id)
+        raise ConflictError("This game is not ended.", game.id)
+    db["games"].update(game.id, {"ended_at": now() if ended else None})
+    _touch(db, game)
 
 
 def save_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, data: dict[str, Any]) -> None:
-    """Keep the entry in progress for this game (hand_id 0: a new hand)."""
-    db["drafts"].upsert(
-        {"game_id": game_id, "hand_id": hand_id, "data": json.dumps(data), "updated_at": now()},
-        pk=("game_id", "hand_id"),
-    )
+    """Keep the entry in progress for this game (hand_id 0: a new hand).
+
+    Only for a hand that exists, at most :data:`MAX_DRAFT_BYTES`; drafts left
+    untouched for :data:`DRAFT_DAYS` days are forgotten on the way.
+    """
+    text = json.dumps(data)
+    if len(text) > MAX_DRAFT_BYTES:
+        return
+    with writing(db):
+        if hand_id and not any(db["hands"].rows_where(
+                "id = ? and game_id = ? and deleted_at is null", [hand_id, game_id])):
+            return
+        db["drafts"].upsert(
+            {"game_id": game_id, "hand_id": hand_id, "data": text, "updated_at": now()},
+            pk=("game_id", "hand_id"),
+        )
+        cutoff = (datetime.now(UTC) - timedelta(days=DRAFT_DAYS)).isoformat(timespec="seconds")
+        db["drafts"].delete_where("updated_at < ?", [cutoff])
 
 
 def load_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> dict[str, Any] | None:
     """The entry in progress, if any."""
-    row = db.execute(
-        "select data from drafts where game_id = ? and hand_id = ?", [game_id, hand_id]
-    ).fetchone()
-    return json.loads(row[0]) if row else None
+    rows = db["drafts"].rows_where("game_id = ? and hand_id = ?", [game_id, hand_id],
+                                   select="data")
+    row = next(rows, None)
+    data = json.loads(row["data"]) if row else None
+    return data if isinstance(data, dict) else None
 
 
 def drop_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> None:
     """Forget the entry in progress (the user chose to discard it)."""
-    db["drafts"].delete_where("game_id = ? and hand_id = ?", [game_id, hand_id])
+    with writing(db):
+        db["drafts"].delete_where("game_id = ? and hand_id = ?", [game_id, hand_id])
 
 
-def _claim(db: sqlite_utils.Database, submission: str | None) -> None:
-    # A form carries a one-time token: a second submission of it changes nothing.
-    if submission is None:
-        return
-    if db.execute("select 1 from submissions where token = ?", [submission]).fetchone():
-        raise ConflictError("This form was already submitted: nothing was saved twice.")
-    db["submissions"].insert({"token": submission, "used_at": now()})
+def is_spent(db: sqlite_utils.Database, submission: str) -> bool:
+    """True when this one-time form key was used by a saved change."""
+    return bool(submission) and any(db["submissions"].rows_where("token = ?", [submission], select="token"))
 
 
 def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:
@@ -374,5 +501,7 @@ def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable
     )
 
 
-def _touch(db: sqlite_utils.Database, game_id: int) -> None:
-    db["games"].update(game_id, {"updated_at": now()})
+def _touch(db: sqlite_utils.Database, game: GameRecord) -> None:
+    # The version is what stale forms are refused by: every change bumps it (once per
+    # transaction, since ``game`` is the state the transaction started from).
+    db["games"].update(game.id, {"version": game.version + 1, "updated_at": now()})

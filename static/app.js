@@ -75,6 +75,21 @@
     });
   }
 
+  // New game: Enter in a name moves on to the next name (showing its seat) instead of
+  // submitting; starting the game is a deliberate tap on its button.
+  function onNameEnter(event) {
+    const input = event.target;
+    if (event.key !== "Enter" || !input.matches || !input.matches(".seat input[type=text]")) return;
+    event.preventDefault();
+    const seats = Array.from(input.closest(".seat-list").querySelectorAll(".seat"));
+    const next = seats[seats.indexOf(input.closest(".seat")) + 1];
+    if (!next) return;
+    next.hidden = false;
+    next.querySelector("input[type=text]").focus();
+    const add = input.closest(".seat-list").parentElement.querySelector("[data-add-seat]");
+    if (add) add.hidden = !seats.some((s) => s.hidden);
+  }
+
   function setUp(root) {
     root.querySelectorAll(".cell").forEach(showCount);
     setUpSeats(root);
@@ -83,6 +98,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     setUp(document);
     document.addEventListener("click", onPickerClick);
+    document.addEventListener("keydown", onNameEnter);
     keepAwake();
   });
   document.addEventListener("htmx:load", (event) => setUp(event.target));

@@ -10,6 +10,7 @@ modules need no import from this file.
 from __future__ import annotations
 
 import html
+from html.parser import HTMLParser
 import os
 import re
 import tempfile
@@ -95,6 +96,34 @@ def table(client: FlaskClient) -> TableActions:
     return TableActions(client)
 
 
+class _PageText(HTMLParser):
+    """Collects a page's visible text (script and style left out)."""
+
+    INLINE = frozenset({"a", "abbr", "b", "bdi", "code", "em", "i", "label", "output",
+                        "small", "span", "strong"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "template"):
+            self._hidden += 1
+        elif tag not in self.INLINE:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "template"):
+            self._hidden = max(0, self._hidden - 1)
+        elif tag not in self.INLINE:
+            self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
 class TableActions:
     """The steps a table takes, through the same pages and forms a phone would use."""
 
@@ -142,7 +171,20 @@ class TableActions:
         """Send the picker's form to the review page (a new hand, or an edit of ``hand_id``)."""
         url = (f"/games/{game_id}/hands/{hand_id}/review" if hand_id
                else f"/games/{game_id}/hands/review")
-        return self.post(url, {**self.hand_fields(out, held), "hand_id": str(hand_id or 0)})
+        return self.post(url, {**self.entry_fields(game_id, out, hand_id),
+                               **self.hand_fields(out, held), "hand_id": str(hand_id or 0)})
+
+    def entry_fields(self, game_id: int, out: int, hand_id: int | None = None) -> dict[str, str]:
+        """The entry's key and game version, as the picker page for ``out`` carries them."""
+        url = (f"/games/{game_id}/hands/{hand_id}/edit?out={out}" if hand_id
+               else f"/games/{game_id}/hands/new?out={out}")
+        page = self.html(self.client.get(url))
+        return {name: html.unescape(value) for name, value in re.findall(
+            r'<input type="hidden" name="(entry|version)" value="([^"]*)">', page)}
+
+    def undo(self, game_id: int) -> TestResponse:
+        """Press "Undo last hand" on the scoreboard."""
+        return self.submit(self.scoreboard(game_id), f"/games/{game_id}/hands/undo")
 
     def save(self, review: TestResponse) -> TestResponse:
         """Press Save on a review page: its form, its hidden fields, as a browser sends them."""
@@ -181,9 +223,12 @@ class TableActions:
 
     @staticmethod
     def text(response: TestResponse) -> str:
-        """The words a reader sees on the page: tags dropped, spaces collapsed, entities decoded."""
-        words = re.sub(r"<[^>]*>", " ", response.get_data(as_text=True))
-        return " ".join(html.unescape(words).split())
+        """The words a reader sees on the page, as a browser lays them out: block elements
+        apart, inline ones (a name in <bdi>, a link) run into the text around them."""
+        reader = _PageText()
+        reader.feed(response.get_data(as_text=True))
+        reader.close()
+        return " ".join("".join(reader.parts).split())
 
     @staticmethod
     def field(source: str, name: str) -> str:
@@ -226,7 +271,7 @@ class TableActions:
     @classmethod
     def out_buttons(cls, response: TestResponse) -> list[str]:
         """Names on the "who went out?" buttons."""
-        return [html.unescape(n) for n in re.findall(
+        return [html.unescape(re.sub(r"<[^>]+>", "", n)) for n in re.findall(
             r'<button type="submit" name="out" value="\d+" class="big">(.*?)</button>',
             cls.html(response))]
 

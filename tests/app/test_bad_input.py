@@ -264,5 +264,6 @@ def test_post_from_a_browser_that_never_loaded_a_page_is_refused(app, table, bus
 
 def test_the_htmx_header_token_is_accepted(table, client, busy_table):
     response = client.post(f"/games/{busy_table['g']}/hands/undo",
+                           data={"hand_id": table.hand_ids(busy_table["g"])[-1]},
                            headers={"X-CSRF-Token": table.token()})
     assert response.status_code == 303

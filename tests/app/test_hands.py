@@ -153,7 +153,7 @@ def test_review_shows_the_hand_and_stores_nothing(table, game_id):
     assert review.status_code == 200
     assert review.headers["Cache-Control"] == "no-store"
     assert "Review hand 1" in page and "Ann went out." in page
-    assert "Bob : 57 pts 7 Wild" in page and "Cy : 12 pts (typed)" in page
+    assert "Bob: 57 pts 7 Wild" in page and "Cy: 12 pts (typed)" in page
     assert '<span class="chip red" title="red-7">7</span>' in table.html(review)
     assert "This hand: Ann +69" in page
     assert "Save hand" in page
@@ -330,7 +330,7 @@ def test_undo_twice_from_one_page_undoes_one_hand(table, client, game_id):
 
 
 def test_undo_without_hands_is_refused(table, client, game_id):
-    response = table.post(f"/games/{game_id}/hands/undo")
+    response = table.post(f"/games/{game_id}/hands/undo", {"hand_id": "1"})
     assert response.status_code == 409
     assert "There is no hand to undo yet." in table.text(response)
 
@@ -339,7 +339,7 @@ def test_undo_the_winning_hand_reopens_the_game(table, client):
     game_id = table.create_game(["Ann", "Bob"], target="100")
     table.record(game_id, 0, {1: "wild wild"})
     assert "Ann wins!" in table.text(table.scoreboard(game_id))
-    table.post(f"/games/{game_id}/hands/undo")
+    table.undo(game_id)
     board = table.scoreboard(game_id)
     assert 'id="winner"' not in table.html(board)
     assert "Record hand 1" in table.text(board)

@@ -22,7 +22,7 @@ def played(table):
     table.record(game_id, 1, {0: "blue-skip", 2: 0})
     table.record(game_id, 2, {0: 1, 1: 1})
     first, second, last = table.hand_ids(game_id)
-    table.post(f"/games/{game_id}/hands/undo")
+    table.undo(game_id)
     return {"g": game_id, "h": first, "h2": second, "gone": last, "gone_game": gone_game}
 
 
@@ -96,7 +96,7 @@ def test_player_names_are_shown_as_text(table, client, played):
                         "conflict", "/"):
             assert "&lt;script&gt;alert(" in source or "&lt;b&gt;Bob&lt;/b&gt;" in source, name
     scoreboard = client.get(f"/games/{played['g']}")
-    assert '<span class="name">&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</span>' in \
+    assert '<span class="name"><bdi>&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</bdi></span>' in \
         table.html(scoreboard)
     assert "Cy &amp; Co" in table.html(scoreboard)
 
