@@ -10,12 +10,12 @@ modules need no import from this file.
 from __future__ import annotations
 
 import html
-from html.parser import HTMLParser
 import os
 import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
