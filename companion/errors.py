@@ -22,6 +22,11 @@ MAX_ID = 2**63 - 1
 class IdConverter(IntegerConverter):
     """``<id:game_id>``: a row id, so an id SQLite cannot hold is a 404, not an overflow."""
 
+    # At most 19 digits and no leading zero in the pattern itself: an id that cannot
+    # match is a plain 404 for every method (a failed conversion alone made Werkzeug
+    # answer 405 where another method's rule shares the path).
+    regex = r"[1-9][0-9]{0,18}"
+
     def __init__(self, map, *args, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(map, min=1, max=MAX_ID)
 

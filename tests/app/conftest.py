@@ -96,6 +96,12 @@ def table(client: FlaskClient) -> TableActions:
     return TableActions(client)
 
 
+@pytest.fixture
+def game_id(table: TableActions) -> int:
+    """A classic game for Ann, Bob and Cy; Ann deals."""
+    return table.create_game(["Ann", "Bob", "Cy"])
+
+
 class _PageText(HTMLParser):
     """Collects a page's visible text (script and style left out)."""
 

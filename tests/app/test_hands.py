@@ -10,12 +10,6 @@ import pytest
 import engine
 
 
-@pytest.fixture
-def game_id(table):
-    """A classic game for Ann, Bob and Cy; Ann deals."""
-    return table.create_game(["Ann", "Bob", "Cy"])
-
-
 def htmx(table):
     """The headers htmx sends: the request marker and the token set on <body>."""
     return {"HX-Request": "true", "X-CSRF-Token": table.token()}
