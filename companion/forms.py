@@ -124,8 +124,11 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
     elif not variant.min_players <= len(players) <= variant.max_players:
         errors["players"] = (f"{variant.title} is for {variant.min_players} to "
                              f"{variant.max_players} players; you entered {len(players)}.")
-    elif mode is ScoringMode.PARTNERS and len(players) != 4:
-        errors["players"] = "Partners is played by exactly 4 players (R15c)."
+    else:
+        try:  # the scoring mode's own setup rules (partners: four players)
+            engine.new_standings(mode, len(players), 1)
+        except engine.ScoringError as exc:
+            errors["players"] = f"{str(exc)[:1].upper()}{str(exc)[1:]}."
 
     dealer = _int(form.get("dealer"), field="dealer", errors=errors, label="The dealer",
                   high=max(len(players) - 1, 0))
@@ -142,7 +145,7 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
         errors["target"] = "A scored game needs a target."
 
     options = variant.default_options()
-    if variant.name == "classic":
+    if variant.max_table_cards:
         blanks = _int(form.get("blank_cards"), field="blank_cards", errors=errors,
                       label="Blank cards", high=4) or 0
         value = _int(form.get("blank_value"), field="blank_value", errors=errors,
@@ -172,15 +175,6 @@ def card_field(seat: int, card: Card) -> str:
 def points_field(seat: int) -> str:
     """Form field holding a typed total for the player at ``seat``."""
     return f"pts-{seat}"
-
-
-def scored_seats(game: GameRecord, went_out: int) -> tuple[int, ...]:
-    """Seats whose cards count this hand: opponents still in, partners' cards aside (R15c)."""
-    standings = game.standings
-    if not game.mode.uses_points:
-        return ()
-    team = standings.team_of(went_out) if standings.teams else (went_out,)
-    return tuple(s for s in standings.active if s not in team)
 
 
 def parse_went_out(game: GameRecord, raw: str | None) -> int:
@@ -221,7 +215,7 @@ def read_hand(game: GameRecord, form: Mapping[str, Any]) -> HandReading:
                 errors["cards"] = f"{card.text} is not in the {game.variant.title} deck."
     reading = HandReading(went_out, [], {}, errors)
     used: dict[Card, int] = {}
-    for seat in scored_seats(game, went_out):
+    for seat in game.standings.scored_seats(went_out):
         holding = _read_holding(game, form, seat, deck, errors)
         if holding is not None:
             reading.holdings.append(holding)

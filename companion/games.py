@@ -93,6 +93,7 @@ def _new_game_page(errors: dict[str, str]) -> str:
     submission = args.get("submission") or secrets.token_urlsafe(16)
     return render_template(
         "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
+        partners=engine.ScoringMode.PARTNERS,
         values=args, errors=errors, submission=submission[:64],
     )
 

@@ -17,7 +17,7 @@ from engine import COLORS, Card, Rank, Standings, TableOptions
 from . import store
 from .db import get_db
 from .errors import row_id
-from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand, scored_seats
+from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand
 from .games import get_game_or_404
 from .labels import bdi
 
@@ -123,7 +123,7 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
     rows, wilds = picker_grid(game.variant, game.options)
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
-        seats=scored_seats(game, went_out), rows=rows, wilds=wilds, reading=reading,
+        seats=game.standings.scored_seats(went_out), rows=rows, wilds=wilds, reading=reading,
         errors=errors or {}, restored=restored,
     )
     return html, status, _NO_STORE
@@ -184,7 +184,7 @@ def preview(game_id: int) -> str:
         reading = read_hand(then, data)
     except FormErrors as exc:
         reading = HandReading(-1, [], {}, exc.errors)
-    seats = scored_seats(then, reading.went_out) if reading.went_out >= 0 else ()
+    seats = then.standings.scored_seats(reading.went_out) if reading.went_out >= 0 else ()
     return render_template("_running.html", game=game, reading=reading, seats=seats)
 
 

@@ -151,26 +151,18 @@ class GameRecord:
             return False
         if not self.finished:
             return True
-        return self.play_on and self.mode is not ScoringMode.CHALLENGE
+        return self.play_on and self.mode.plays_on
 
     @property
     def can_play_on(self) -> bool:
         """True when a finished game may go on past its target (the sheets' "play again")."""
         return (self.finished and not self.play_on and not self.ended and not self.problem
-                and self.mode is not ScoringMode.CHALLENGE)
+                and self.mode.plays_on)
 
     @property
     def next_dealer(self) -> int:
-        """Seat dealing the next hand: the deal passes clockwise (R1), skipping the eliminated."""
-        seats = len(self.players)
-        dealer = self.dealer
-        eliminated: frozenset[int] = frozenset()
-        for score in self.standings.hands:
-            eliminated = eliminated | score.eliminated
-            dealer = _next_seat(dealer, seats, eliminated)
-        if dealer in eliminated:
-            dealer = _next_seat(dealer, seats, eliminated)
-        return dealer
+        """Seat dealing the next hand (the engine's rule: clockwise, skipping the eliminated)."""
+        return self.standings.next_dealer(self.dealer)
 
     def before(self, hand: Hand | None) -> GameRecord:
         """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
@@ -193,14 +185,6 @@ class GameRecord:
         """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
         return engine.score_game(self.mode, len(self.players),
                                  self.outcomes_with(hand, outcome), self.target)
-
-
-def _next_seat(seat: int, seats: int, skip: frozenset[int]) -> int:
-    for step in range(1, seats + 1):
-        candidate = (seat + step) % seats
-        if candidate not in skip:
-            return candidate
-    return seat
 
 
 # -- reading -------------------------------------------------------------

@@ -50,6 +50,15 @@ class ScoringMode(enum.Enum):
         return self is not ScoringMode.WIN_TALLY
 
     @property
+    def plays_on(self) -> bool:
+        """Whether a finished game may go on past its target (the sheets' "play again").
+
+        Not in Challenge UNO (R15d): its winner is the last player left, so nobody is
+        left to play against.
+        """
+        return self is not ScoringMode.CHALLENGE
+
+    @property
     def charges_holder(self) -> bool:
         """True when points count against the player holding them."""
         return self in (ScoringMode.LOWEST_WINS, ScoringMode.CHALLENGE)
@@ -142,6 +151,34 @@ class Standings:
             if seat in team:
                 return team
         return (seat,)
+
+    def scored_seats(self, went_out: int) -> tuple[int, ...]:
+        """Seats whose cards count when ``went_out`` goes out: the opponents still in, a
+        partner's cards aside (R15c); none in a tally, which counts only who went out.
+
+        >>> score_game(ScoringMode.PARTNERS, 4, [], 500).scored_seats(0)
+        (1, 3)
+        """
+        if not self.mode.uses_points:
+            return ()
+        return _opponents(self, went_out)
+
+    def next_dealer(self, first_dealer: int) -> int:
+        """The seat dealing the next hand when ``first_dealer`` dealt the first: the deal
+        passes clockwise after every hand (R1), skipping eliminated players (R15d).
+
+        >>> s = score_game(ScoringMode.CHALLENGE, 3, [HandOutcome(0, {1: 600, 2: 0})], 500)
+        >>> s.next_dealer(0)  # seat 1 would deal, but is out
+        2
+        """
+        dealer = first_dealer
+        eliminated: frozenset[int] = frozenset()
+        for hand in self.hands:
+            eliminated = eliminated | hand.eliminated
+            dealer = _next_seat(dealer, self.seats, eliminated)
+        if dealer in eliminated:
+            dealer = _next_seat(dealer, self.seats, eliminated)
+        return dealer
 
 
 def new_standings(
@@ -244,6 +281,14 @@ def end_game(standings: Standings) -> Standings:
     if not standings.hands:
         raise ScoringError("no hand has been played yet")
     return replace(standings, winners=standings.leaders, decided_at=len(standings.hands))
+
+
+def _next_seat(seat: int, seats: int, skip: frozenset[int]) -> int:
+    for step in range(1, seats + 1):
+        candidate = (seat + step) % seats
+        if candidate not in skip:
+            return candidate
+    return seat
 
 
 def _opponents(s: Standings, out: int) -> tuple[int, ...]:

@@ -17,7 +17,8 @@ def test_explore_back(page: Page) -> None:
         print("go_back ->", r and r.status, page.url)
     except Exception as exc:
         print("go_back raised", exc)
-    print(page.content()[:300])
+    page.wait_for_load_state()
+    print(page.url, page.locator("body").inner_text()[:300])
     try:
         r = page.reload()
         print("reload ->", r and r.status, r and r.request.method, page.url)
@@ -38,6 +39,6 @@ def test_explore_dbl(page: Page) -> None:
     expect(page.get_by_role("heading", name=re.compile("Review hand"))).to_be_visible()
     posts.clear()
     page.get_by_role("button", name="Save hand").dblclick()
-    page.wait_for_load_state()
+    expect(page.locator("#standings")).to_be_visible()
     print(posts)
     print(page.locator("body").inner_text()[:500])
