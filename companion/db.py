@@ -66,6 +66,12 @@ def add_game_versions(db: sqlite_utils.Database) -> None:
     db["games"].add_column("version", int, not_null_default=1)
 
 
+@migrations()
+def add_starting_scores(db: sqlite_utils.Database) -> None:
+    """Each seat's score when the app took over a game already under way (JSON), or null."""
+    db["games"].add_column("start_totals", str)
+
+
 def open_db(path: str) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``."""
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

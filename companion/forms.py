@@ -93,6 +93,8 @@ class NewGame:
     options: TableOptions
     players: tuple[str, ...]
     dealer: int
+    #: Scores so far, for a game taken over from a score sheet; None to start from zero.
+    start_totals: tuple[int, ...] | None = None
 
 
 def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
@@ -128,7 +130,7 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
         try:  # the scoring mode's own setup rules (partners: four players)
             engine.new_standings(mode, len(players), 1)
         except engine.ScoringError as exc:
-            errors["players"] = f"{str(exc)[:1].upper()}{str(exc)[1:]}."
+            errors["players"] = _sentence(exc)
 
     dealer = _int(form.get("dealer"), field="dealer", errors=errors, label="The dealer",
                   high=max(len(players) - 1, 0))
@@ -159,9 +161,38 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
         except ValueError as exc:
             errors["blank_cards"] = str(exc)
 
+    start = _start_totals(form, len(players), errors)
+    if start is not None and not errors:
+        try:
+            engine.new_standings(mode, len(players), target, totals=start)
+        except engine.ScoringError as exc:
+            errors["start"] = _sentence(exc)
+
     if errors:
         raise FormErrors(errors)
-    return NewGame(variant, mode, target, options, players, dealer)
+    return NewGame(variant, mode, target, options, players, dealer, start)
+
+
+def _start_totals(form: Mapping[str, Any], seats: int,
+                  errors: dict[str, str]) -> tuple[int, ...] | None:
+    """The scores so far typed per seat (blank is 0); None when none was typed."""
+    typed = form.getlist("start") if hasattr(form, "getlist") else []
+    values = []
+    for i, text in enumerate(typed):
+        value = _int(text, field="start", errors=errors,
+                     label=f"The starting score of player {i + 1}", high=MAX_TARGET)
+        if value and i >= seats:
+            errors["start"] = "A starting score was typed for a seat with no player."
+        values.append(value or 0)
+    if not any(values):
+        return None
+    return tuple((values + [0] * seats)[:seats])
+
+
+def _sentence(exc: Exception) -> str:
+    """An engine message as a sentence for the page."""
+    text = str(exc)
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 # -- a hand ----------------------------------------------------------------

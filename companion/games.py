@@ -90,10 +90,12 @@ def _new_game_page(errors: dict[str, str]) -> str:
     filled = max((i + 1 for i, n in enumerate(names) if n.strip()), default=0)
     shown = max(filled, DEFAULT_SEATS)
     names += [""] * (MAX_SEATS - len(names))
+    starts = [s[:20] for s in args.getlist("start")[:MAX_SEATS]]
+    starts += [""] * (MAX_SEATS - len(starts))
     submission = args.get("submission") or secrets.token_urlsafe(16)
     return render_template(
         "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
-        partners=engine.ScoringMode.PARTNERS,
+        partners=engine.ScoringMode.PARTNERS, starts=starts,
         values=args, errors=errors, submission=submission[:64],
     )
 
@@ -108,6 +110,7 @@ def create_game() -> Response | tuple[str, int]:
     game_id = store.create_game(
         get_db(), variant=new.variant, mode=new.mode, target=new.target,
         options=new.options, players=new.players, dealer=new.dealer,
+        start_totals=new.start_totals,
         submission=(request.form.get("submission") or "")[:64] or None,
     )
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)

@@ -107,12 +107,15 @@ class GameRecord:
     hands: tuple[Hand, ...] = field(default=())
     #: Bumped by every change; a form names the version it was made from.
     version: int = 0
+    #: Each seat's score when the game was taken over from a score sheet; None from zero.
+    start_totals: tuple[int, ...] | None = None
 
     @cached_property
     def _scored(self) -> tuple[Standings, str | None]:
         # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
         # manual edit) stops the count there instead of making the game unreadable.
-        standings = engine.new_standings(self.mode, len(self.players), self.target)
+        standings = engine.new_standings(self.mode, len(self.players), self.target,
+                                         totals=self.start_totals)
         for hand in self.hands:
             if hand.problem:
                 return standings, f"Hand {hand.number} cannot be read: {hand.problem}"
@@ -184,7 +187,8 @@ class GameRecord:
     def score_with(self, hand: Hand | None, outcome: HandOutcome) -> Standings:
         """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
         return engine.score_game(self.mode, len(self.players),
-                                 self.outcomes_with(hand, outcome), self.target)
+                                 self.outcomes_with(hand, outcome), self.target,
+                                 totals=self.start_totals)
 
 
 # -- reading -------------------------------------------------------------
@@ -242,6 +246,7 @@ def _load_games(db: sqlite_utils.Database, where: str, params: Sequence[Any]) ->
             players=tuple(players[r["id"]]), dealer=r["dealer"], play_on=bool(r["play_on"]),
             ended_at=r["ended_at"], created_at=r["created_at"], deleted_at=r["deleted_at"],
             rematch_of=r["rematch_of"], hands=tuple(hands[r["id"]]), version=r["version"],
+            start_totals=_start_totals(r),
         ))
     return games
 
@@ -250,10 +255,17 @@ def _settings(row: dict[str, Any]) -> tuple[type[engine.Game], ScoringMode, Tabl
     # A game whose settings no longer read (a manual edit) is left out rather than
     # breaking every page that lists games.
     try:
+        _start_totals(row)
         return (engine.find_variant(row["variant"]), ScoringMode(row["mode"]),
                 TableOptions.from_dict(json.loads(row["options"])))
     except (ValueError, TypeError, KeyError):
         return None
+
+
+def _start_totals(row: dict[str, Any]) -> tuple[int, ...] | None:
+    if not row.get("start_totals"):
+        return None
+    return tuple(int(t) for t in json.loads(row["start_totals"]))
 
 
 def _holding(row: dict[str, Any], variant: type[engine.Game], options: TableOptions) -> Holding:
@@ -311,6 +323,7 @@ def create_game(
     options: TableOptions,
     players: Sequence[str],
     dealer: int,
+    start_totals: Sequence[int] | None = None,
     submission: str | None = None,
 ) -> int:
     """Store a new game and its seats in one transaction; return its id."""
@@ -319,7 +332,7 @@ def create_game(
             raise AlreadySaved("Already saved. This form was already submitted: nothing was "
                                "saved twice. Your game is on the home page.")
         game_id = _insert_game(db, variant=variant, mode=mode, target=target, options=options,
-                               players=players, dealer=dealer)
+                               players=players, dealer=dealer, start_totals=start_totals)
         if submission:
             db["submissions"].insert({"token": submission, "used_at": now()})
     return game_id
@@ -338,12 +351,14 @@ def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | No
 
 def _insert_game(db: sqlite_utils.Database, *, variant: type[engine.Game], mode: ScoringMode,
                  target: int | None, options: TableOptions, players: Sequence[str],
-                 dealer: int, rematch_of: int | None = None) -> int:
+                 dealer: int, rematch_of: int | None = None,
+                 start_totals: Sequence[int] | None = None) -> int:
     stamp = now()
     game_id = db["games"].insert({
         "variant": variant.name, "mode": mode.value, "target": target,
         "options": json.dumps(options.to_dict()), "dealer": dealer, "play_on": 0,
         "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of, "version": 1,
+        "start_totals": json.dumps(list(start_totals)) if start_totals else None,
     }).last_pk
     db["players"].insert_all(
         {"game_id": game_id, "seat": seat, "name": name} for seat, name in enumerate(players)

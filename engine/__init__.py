@@ -20,6 +20,7 @@ from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, Setu
 from .jackpot import LeverOutcome, RuleDispenser
 from .options import TableOptions
 from .scoring import (
+    PARTNER_TEAMS,
     HandOutcome,
     HandScore,
     ScoringError,
@@ -34,6 +35,7 @@ from .variants import VARIANTS, find_variant
 
 __all__ = [
     "ALL_CARDS",
+    "PARTNER_TEAMS",
     "COLORS",
     "VARIANTS",
     "Action",

@@ -157,12 +157,31 @@ _BY_TEXT: dict[str, Card] = {c.text: c for c in ALL_CARDS}
 _BY_PARTS: dict[tuple[Rank, Color | None], Card] = {(c.rank, c.color): c for c in ALL_CARDS}
 
 
-def card(rank: Rank, color: Color | None = None) -> Card:
-    """The card of this rank and color (color only for colored ranks)."""
+def card(rank: Rank | str, color: Color | str | None = None) -> Card:
+    """The card of this rank and color (color only for colored ranks).
+
+    It takes a :class:`Rank` and a :class:`Color`; text is for :meth:`Card.parse`, and is
+    refused here with a :class:`CardError` that says so:
+
+    >>> card(Rank.SEVEN, Color.RED) == Card.parse("red-7")
+    True
+    >>> card("red-7")
+    Traceback (most recent call last):
+    ...
+    engine.cards.CardError: card() takes a Rank and a Color, not 'red-7': Card.parse('red-7') reads text
+    """
+    # Text is in the signature so that the compiled build, which enforces annotations,
+    # answers it with the same CardError as the interpreted one.
+    if not isinstance(rank, Rank):
+        raise CardError(f"card() takes a Rank and a Color, not {rank!r}: "
+                        f"Card.parse({rank!r}) reads text")
+    if color is not None and not isinstance(color, Color):
+        raise CardError(f"card() takes a Color, not {color!r}: Color({color!r}) reads text")
     try:
         return _BY_PARTS[(rank, color)]
     except KeyError:
-        raise CardError(f"no card is {rank.value} with color {color and color.value}") from None
+        raise CardError(
+            f"no card is {rank.value} with color {color.value if color else None}") from None
 
 
 # Short forms people type at a table. Colors: a single letter. Symbols: the

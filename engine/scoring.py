@@ -131,7 +131,7 @@ class Standings:
     def leaders(self) -> tuple[int, ...]:
         """Seats currently in front: most points, or fewest where points count against."""
         contenders = self.active
-        if not self.hands:
+        if not self.hands and not any(self.totals):
             return ()
         if self.mode.charges_holder:
             best = min(self.totals[s] for s in contenders)
@@ -186,8 +186,17 @@ def new_standings(
     seats: int,
     target: int | None,
     teams: Sequence[Sequence[int]] | None = None,
+    totals: Sequence[int] | None = None,
 ) -> Standings:
-    """Standings before the first hand, after checking the setup fits the mode."""
+    """Standings before the first hand, after checking the setup fits the mode.
+
+    ``totals`` continues a game already under way (a paper score sheet): each seat's
+    points (or wins) so far. Nobody may have reached the target already, and partners
+    share one total. In Challenge UNO they are the points charged so far.
+
+    >>> new_standings(ScoringMode.STANDARD, 3, 500, totals=[120, 0, 45]).to_go(0)
+    380
+    """
     if seats < 2:
         raise ScoringError("a game needs at least 2 players")
     if target is not None and target <= 0:
@@ -202,7 +211,17 @@ def new_standings(
         pairs = len(chosen) == 2 and all(len(t) == 2 for t in chosen)
         if not pairs or sorted(s for t in chosen for s in t) != [0, 1, 2, 3]:
             raise ScoringError("partners needs two teams of two covering all four seats")
-    return Standings(mode, seats, target, (0,) * seats, teams=chosen)
+    start = tuple(totals) if totals is not None else (0,) * seats
+    if len(start) != seats:
+        raise ScoringError(f"starting scores are needed for all {seats} seats")
+    if any(not isinstance(t, int) or isinstance(t, bool) or t < 0 for t in start):
+        raise ScoringError("starting scores must be whole numbers, 0 or more")
+    if target is not None and any(t >= target for t in start):
+        raise ScoringError("a starting score must be below the target: "
+                           "that game would be over already")
+    if any(len({start[s] for s in team}) > 1 for team in chosen):
+        raise ScoringError("partners share one total: give both partners the same starting score")
+    return Standings(mode, seats, target, start, teams=chosen)
 
 
 def score_hand(standings: Standings, outcome: HandOutcome) -> Standings:
@@ -266,9 +285,10 @@ def score_game(
     hands: Iterable[HandOutcome],
     target: int | None,
     teams: Sequence[Sequence[int]] | None = None,
+    totals: Sequence[int] | None = None,
 ) -> Standings:
-    """Standings after all ``hands``, scored from scratch."""
-    standings = new_standings(mode, seats, target, teams)
+    """Standings after all ``hands``, scored from scratch (or from the starting ``totals``)."""
+    standings = new_standings(mode, seats, target, teams, totals)
     for outcome in hands:
         standings = score_hand(standings, outcome)
     return standings

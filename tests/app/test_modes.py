@@ -242,3 +242,50 @@ def test_a_tally_hand_is_edited_by_choosing_who_went_out(table, client):
         table.html(edit)
     assert table.record(game_id, 1, hand_id=hand_id).status_code == 303
     assert table.totals(table.scoreboard(game_id)) == (0, 1)
+
+
+# -- carrying on from a score sheet ---------------------------------------------------
+
+
+@pytest.mark.parametrize("mode, players, start, out, held, totals, winner", [
+    ("standard", ["Ann", "Bob", "Cy"], ["450", "", "30"], 0, {1: 30, 2: 25}, (505, 0, 30), "Ann"),
+    ("lowest-wins", ["Ann", "Bob", "Cy"], ["450", "100", ""], 1, {0: 60, 2: 5}, (510, 100, 5), "Cy"),
+    ("partners", ["Ann", "Bob", "Cy", "Dee"], ["480", "0", "480", "0"], 2, {1: 10, 3: 15},
+     (505, 0, 505, 0), "Ann & Cy"),
+    ("challenge", ["Ann", "Bob", "Cy"], ["490", "0", "100"], 1, {0: 20, 2: 400},
+     (510, 0, 500), "Bob"),
+])
+def test_a_game_carries_on_from_a_score_sheet(table, client, mode, players, start, out, held,
+                                              totals, winner):
+    game_id = table.create_game(players, mode=mode, target="500", start=start)
+    board = table.scoreboard(game_id)
+    assert "carried on from a score sheet" in table.text(board)
+    assert table.totals(board) == tuple(int(s or 0) for s in start)
+    table.record(game_id, out, held)
+    board = table.scoreboard(game_id)
+    assert table.totals(board) == totals
+    assert f"{winner} win" in table.text(board)
+
+
+def test_a_tally_carries_on_from_wins_so_far(table):
+    game_id = table.create_game(["Ann", "Bob"], "one", target="3", start=["2", "1"])
+    table.record(game_id, 0)
+    board = table.scoreboard(game_id)
+    assert table.totals(board) == (3, 1) and "Ann wins!" in table.text(board)
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"start": ["500", "0"]}, "A starting score must be below the target"),
+    ({"start": ["-3", "0"]}, "between 0 and"),
+    ({"start": ["0", "0", "5"]}, "a seat with no player"),
+    ({"start": ["x"]}, "must be a whole number"),
+    ({"mode": "partners", "player": ["Ann", "Bob", "Cy", "Dee"], "start": ["10", "0", "20", "0"]},
+     "same starting score"),
+])
+def test_impossible_starting_scores_are_refused(table, client, fields, message):
+    before = table.counts()
+    form = {**table.new_game_form(["Ann", "Bob"]), "target": "500", **fields}
+    response = client.post("/games", data=form)
+    assert response.status_code == 400
+    assert message in table.text(response)
+    assert table.counts() == before

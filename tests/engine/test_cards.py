@@ -249,3 +249,14 @@ def test_parse_cards_and_cards_text_round_trip_every_card():
     text = cards_text(ALL_CARDS)
     assert parse_cards(text) == list(ALL_CARDS)
     assert cards_text(parse_cards(text)) == text
+
+
+@pytest.mark.parametrize("args, message", [
+    (("red-7",), r"Card.parse\('red-7'\) reads text"),
+    ((Rank.SEVEN, "red"), r"Color\('red'\) reads text"),
+    ((Rank.WILD, Color.RED), "no card is wild with color red"),
+    ((Rank.SEVEN,), "no card is 7 with color None"),
+])
+def test_card_refuses_what_is_not_a_rank_and_color_clearly(args, message):
+    with pytest.raises(CardError, match=message):
+        card(*args)

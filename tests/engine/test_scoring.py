@@ -447,3 +447,45 @@ def test_scoring_modes_have_stable_names_and_labels():
     assert all(m.label for m in ScoringMode)
     assert [m.uses_points for m in ALL_MODES] == [True, True, True, True, False]
     assert [m.charges_holder for m in ALL_MODES] == [False, True, False, True, False]
+
+
+# -- continuing a score sheet: standings from given totals ------------------------------
+
+
+@pytest.mark.parametrize("mode, seats, target, start, hands, totals, winners", [
+    (STANDARD, 3, 500, [450, 100, 0], [H(0, s1=30, s2=25)], (505, 100, 0), (0,)),
+    (LOWEST, 3, 500, [450, 100, 0], [H(1, s0=60, s2=5)], (510, 100, 5), (2,)),
+    (PARTNERS, 4, 500, [480, 200, 480, 200], [H(2, s1=10, s3=15)], (505, 200, 505, 200),
+     (0, 2)),
+    (CHALLENGE, 3, 500, [490, 0, 100], [H(1, s0=20, s2=400)], (510, 0, 500), (1,)),
+    (TALLY, 2, 3, [2, 1], [H(0)], (3, 1), (0,)),
+])
+def test_a_game_can_start_from_the_scores_so_far(mode, seats, target, start, hands, totals,
+                                                   winners):
+    s = score_game(mode, seats, hands, target, totals=start)
+    assert s.totals == totals
+    assert s.winners == winners
+    assert s.decided_at == 1
+
+
+@pytest.mark.parametrize("mode, seats, start, leaders", [
+    (STANDARD, 2, [0, 0], ()), (LOWEST, 2, [10, 0], (1,)), (CHALLENGE, 3, [40, 0, 0], (1, 2)),
+    (TALLY, 2, [1, 0], (0,)),
+])
+def test_starting_scores_rank_the_players_before_any_hand(mode, seats, start, leaders):
+    s = new_standings(mode, seats, 500, totals=start)
+    assert s.hands == () and s.totals == tuple(start)
+    assert s.leaders == leaders
+
+
+@pytest.mark.parametrize("mode, seats, start, message", [
+    (STANDARD, 2, [500, 0], "below the target"),
+    (CHALLENGE, 3, [0, 600, 0], "below the target"),
+    (STANDARD, 3, [1, 2], "all 3 seats"),
+    (STANDARD, 2, [-5, 0], "0 or more"),
+    (STANDARD, 2, [True, 0], "whole numbers"),
+    (PARTNERS, 4, [10, 0, 20, 0], "same starting score"),
+])
+def test_impossible_starting_scores_are_refused(mode, seats, start, message):
+    with pytest.raises(ScoringError, match=message):
+        new_standings(mode, seats, 500, totals=start)
