@@ -46,9 +46,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
 
     from . import games, hands
-    from .labels import bdi, card_label, names
+    from .labels import bdi, card_label, chips, names
 
     app.jinja_env.globals["card_label"] = card_label
+    app.jinja_env.globals["chips"] = chips
     app.jinja_env.filters["bdi"] = bdi
     app.jinja_env.globals["names"] = names
     app.jinja_env.globals["card_colors"] = engine.COLORS

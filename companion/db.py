@@ -5,11 +5,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 import sqlite_utils
 from flask import Flask, current_app, g
 from sqlite_utils.migrations import Migrations
+
+if TYPE_CHECKING:
+    from .store import GameCache
 
 migrations = Migrations("companion")
 
@@ -72,6 +76,36 @@ def add_starting_scores(db: sqlite_utils.Database) -> None:
     db["games"].add_column("start_totals", str)
 
 
+@migrations()
+def add_listing_state(db: sqlite_utils.Database) -> None:
+    """Whether each game is listed as in progress, so the home page reads one page of
+    games instead of scoring them all. Derived: every change writes it, and
+    :func:`migrate` fills it in for games stored before it existed."""
+    db["games"].add_column("in_progress", int)
+    db["games"].create_index(["in_progress", "id"])
+
+
+@migrations()
+def bump_versions_on_any_change(db: sqlite_utils.Database) -> None:
+    """Any change to a game's rows bumps its version, made by the app or not.
+
+    The version is what stale forms are refused by and what cached games are checked
+    against, so a row changed behind the app's back (a manual fix, an older bug) must
+    bump it too: triggers make the database itself keep it.
+    """
+    bump = "update games set version = version + 1 where id = {};"
+    for table, game in (("hands", "{row}.game_id"),
+                        ("players", "{row}.game_id"),
+                        ("holdings", "(select game_id from hands where id = {row}.hand_id)")):
+        for event, row in (("insert", "new"), ("update", "new"), ("delete", "old")):
+            db.execute(f"create trigger {table}_{event}_bumps_version after {event} on {table} "
+                       f"begin {bump.format(game.format(row=row))} end")
+    settings = ("variant, mode, target, options, dealer, play_on, ended_at, deleted_at, "
+                "rematch_of, start_totals")
+    db.execute(f"create trigger games_update_bumps_version after update of {settings} "
+               f"on games begin {bump.format('new.id')} end")
+
+
 def open_db(path: str) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``."""
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -107,9 +141,12 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
 
 def migrate(path: str) -> None:
     """Bring the schema of the database at ``path`` up to date (once, at start-up)."""
+    from . import store  # derived state is computed the way the store computes it
+
     db = open_db(path)
     try:
         migrations.apply(db)
+        store.fill_listing_state(db)
     finally:
         db.close()
 
@@ -135,7 +172,15 @@ def init_db_command() -> None:
     click.echo(f"Database ready at {current_app.config['DATABASE']}")
 
 
+def get_cache() -> GameCache:
+    """The app's cache of loaded games (see :class:`companion.store.GameCache`)."""
+    return current_app.extensions["uno_games"]  # type: ignore[no-any-return]
+
+
 def init_app(app: Flask) -> None:
-    """Register teardown and the CLI command with the app."""
+    """Register teardown, the CLI command and the games cache with the app."""
+    from . import store
+
+    app.extensions["uno_games"] = store.GameCache()
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)

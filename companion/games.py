@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 import engine
 
 from . import store
-from .db import get_db
+from .db import get_cache, get_db
 from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
 from .labels import names
@@ -26,7 +26,7 @@ MAX_SEATS = max(v.max_players for v in engine.VARIANTS)
 
 def get_game_or_404(game_id: int, *, allow_deleted: bool = False) -> store.GameRecord:
     """The game, or a 404 page for an unknown (or deleted) one."""
-    game = store.load_game(get_db(), game_id)
+    game = store.load_game(get_db(), game_id, get_cache())
     if game is None or (game.deleted_at and not allow_deleted):
         abort(404, description="There is no such game. It may have been deleted.")
     return game
@@ -35,7 +35,7 @@ def get_game_or_404(game_id: int, *, allow_deleted: bool = False) -> store.GameR
 @bp.app_errorhandler(store.ConflictError)
 def refused(exc: store.ConflictError) -> tuple[str, int]:
     """A write the game refused: the reason, beside the game as it is now."""
-    game = store.load_game(get_db(), exc.game_id) if exc.game_id else None
+    game = store.load_game(get_db(), exc.game_id, get_cache()) if exc.game_id else None
     if game is None or game.deleted_at:
         return error_page(str(exc), 409)
     return _scoreboard_page(game, notice=str(exc)), 409
@@ -50,17 +50,18 @@ def no_such_game(exc: store.NoSuchGame) -> tuple[str, int]:
 @bp.get("/")
 def index() -> str:
     """Start a game, resume one in progress, look back at finished ones."""
-    db = get_db()
-    games = store.list_games(db)
+    db, cache = get_db(), get_cache()
+    open_page = row_id(request.args.get("open_page")) or 1
+    page = row_id(request.args.get("page")) or 1
+    in_progress, more_open = store.list_games(db, in_progress=True, page=open_page, cache=cache)
+    finished, more_finished = store.list_games(db, in_progress=False, page=page, cache=cache)
     deleted_id = row_id(request.args.get("deleted"))
-    deleted_game = store.load_game(db, deleted_id) if deleted_id else None
+    deleted_game = store.load_game(db, deleted_id, cache) if deleted_id else None
     if deleted_game and not deleted_game.deleted_at:
         deleted_game = None
     return render_template(
-        "index.html",
-        in_progress=[g for g in games if g.accepts_hands or g.problem],
-        finished=[g for g in games if not (g.accepts_hands or g.problem)],
-        deleted_game=deleted_game,
+        "index.html", in_progress=in_progress, finished=finished, deleted_game=deleted_game,
+        open_page=open_page, more_open=more_open, page=page, more_finished=more_finished,
     )
 
 
@@ -134,7 +135,7 @@ def _change_game(game_id: int, change: Callable[[Database, store.GameRecord], No
                  *, allow_deleted: bool = False) -> Response:
     """Apply one change to a game, decided in its transaction, then show its scoreboard."""
     db = get_db()
-    with store.changing(db, game_id, allow_deleted=allow_deleted) as game:
+    with store.changing(db, game_id, allow_deleted=allow_deleted, cache=get_cache()) as game:
         change(db, game)
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
@@ -174,7 +175,7 @@ def reopen_game(game_id: int) -> Response:
 def rematch(game_id: int) -> Response:
     """A new game with the same seats and settings; the deal moves on one seat."""
     submission = (request.form.get("submission") or "")[:64] or None
-    new_id = store.create_rematch(get_db(), game_id, submission)
+    new_id = store.create_rematch(get_db(), game_id, submission, get_cache())
     return redirect(url_for("games.scoreboard", game_id=new_id), 303)
 
 
@@ -195,7 +196,7 @@ def confirm_delete(game_id: int) -> str:
 def delete_game(game_id: int) -> Response:
     """Delete a game, keeping it so the deletion can be undone."""
     db = get_db()
-    with store.changing(db, game_id) as game:
+    with store.changing(db, game_id, cache=get_cache()) as game:
         store.set_game_deleted(db, game, True)
     return redirect(url_for("games.index", deleted=game_id), 303)
 
@@ -204,7 +205,7 @@ def delete_game(game_id: int) -> Response:
 def restore_game(game_id: int) -> Response:
     """Undo a game's deletion."""
     db = get_db()
-    with store.changing(db, game_id, allow_deleted=True) as game:
+    with store.changing(db, game_id, allow_deleted=True, cache=get_cache()) as game:
         if not game.deleted_at:
             raise store.ConflictError("This game is not deleted.", game.id)
         store.set_game_deleted(db, game, False)

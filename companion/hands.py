@@ -15,7 +15,7 @@ import engine
 from engine import COLORS, Card, Rank, Standings, TableOptions
 
 from . import store
-from .db import get_db
+from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand
 from .games import get_game_or_404
@@ -147,13 +147,21 @@ def _checked(game: store.GameRecord, hand: store.Hand | None,
     return reading, after
 
 
+#: Hands per page of the history, newest first.
+HISTORY_PAGE = 20
+
+
 @bp.get("")
 def history(game_id: int) -> str:
-    """Every hand with what each opponent held and the points it made."""
+    """The hands, newest first, a page at a time: what each opponent held, the points."""
     game = get_game_or_404(game_id)
-    return render_template("history.html", game=game,
-                           restorable=store.deleted_hand_id(get_db(), game,
-                                                            row_id(request.args.get("restore"))))
+    pages = max(1, -(-len(game.hands) // HISTORY_PAGE))
+    page = min(row_id(request.args.get("page")) or 1, pages)
+    newest = len(game.hands) - (page - 1) * HISTORY_PAGE
+    shown = game.hands[max(0, newest - HISTORY_PAGE):newest][::-1]
+    restore = row_id(request.args.get("restore"))
+    return render_template("history.html", game=game, shown=shown, page=page, pages=pages,
+                           restorable=store.deleted_hand_id(get_db(), game, restore))
 
 
 @bp.get("/new")
@@ -247,7 +255,8 @@ def save_new(game_id: int) -> Response | tuple[str, int, dict[str, str]]:
     version = row_id(data.get("version"))
     db = get_db()
     try:
-        with store.changing(db, game_id, version=version, submission=data.get("entry")) as game:
+        with store.changing(db, game_id, version=version, submission=data.get("entry"),
+                            cache=get_cache()) as game:
             if not game.accepts_hands:
                 raise store.ConflictError("This game is over: no more hands can be recorded.",
                                           game.id)
@@ -288,7 +297,8 @@ def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int, dict[str
     version = row_id(data.get("version"))
     db = get_db()
     try:
-        with store.changing(db, game_id, version=version, submission=data.get("entry")) as game:
+        with store.changing(db, game_id, version=version, submission=data.get("entry"),
+                            cache=get_cache()) as game:
             hand = _live_hand(game, hand_id)
             reading, _ = _checked(game, hand, data)
             _require_version(version)
@@ -318,7 +328,7 @@ def confirm_delete(game_id: int, hand_id: int) -> str:
 def delete_hand(game_id: int, hand_id: int) -> Response:
     """Delete a hand, keeping it so that the deletion can be undone."""
     db = get_db()
-    with store.changing(db, game_id) as game:
+    with store.changing(db, game_id, cache=get_cache()) as game:
         store.set_hand_deleted(db, game, hand_id, True)
     return redirect(url_for("games.scoreboard", game_id=game_id, restore=hand_id), 303)
 
@@ -332,7 +342,7 @@ def undo_last(game_id: int) -> Response:
     """
     named = _hand_id(request.form)
     db = get_db()
-    with store.changing(db, game_id) as game:
+    with store.changing(db, game_id, cache=get_cache()) as game:
         if not game.hands:
             raise store.ConflictError("There is no hand to undo yet.", game.id)
         if named == NEW:
@@ -350,6 +360,6 @@ def undo_last(game_id: int) -> Response:
 def restore_hand(game_id: int, hand_id: int) -> Response:
     """Put a deleted hand back where it was."""
     db = get_db()
-    with store.changing(db, game_id) as game:
+    with store.changing(db, game_id, cache=get_cache()) as game:
         store.set_hand_deleted(db, game, hand_id, False)
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)

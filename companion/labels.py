@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from engine import Card, Rank
 
@@ -21,10 +22,23 @@ def card_label(card: Card) -> str:
     return _RANK_LABELS.get(card.rank, card.rank.value)
 
 
+@cache
+def chip(card: Card) -> Markup:
+    """A card as a small colored chip, its face printed on it (history and review)."""
+    color = card.color.value if card.color else "black"
+    return Markup(f'<span class="chip {color}" title="{card.text}">'
+                  f"{escape(card_label(card))}</span>")
+
+
+def chips(cards: Iterable[Card]) -> Markup:
+    """Several cards as chips, in the order given."""
+    return Markup(" ").join(chip(c) for c in cards)
+
+
 def bdi(name: str) -> Markup:
     """A player's name, escaped and isolated, so a right-to-left name cannot reorder the
     words around it (or the next name in a list)."""
-    return Markup("<bdi>{}</bdi>").format(name)
+    return Markup(f"<bdi>{escape(name)}</bdi>")
 
 
 def names(players: Sequence[str], seats: Iterable[int] | None = None,

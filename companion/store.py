@@ -13,6 +13,8 @@ and write against that fresh state. Each change bumps the game's version.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -186,6 +188,8 @@ class GameRecord:
 
     def score_with(self, hand: Hand | None, outcome: HandOutcome) -> Standings:
         """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
+        if hand is None and not self.problem:
+            return engine.score_hand(self.standings, outcome)  # one more hand: no rescoring
         return engine.score_game(self.mode, len(self.players),
                                  self.outcomes_with(hand, outcome), self.target,
                                  totals=self.start_totals)
@@ -194,21 +198,73 @@ class GameRecord:
 # -- reading -------------------------------------------------------------
 
 
-def load_game(db: sqlite_utils.Database, game_id: int) -> GameRecord | None:
+class GameCache:
+    """Games as last loaded, each valid for one version of its game.
+
+    Every change bumps a game's version, so an entry is used only while the stored
+    game is exactly what it was loaded from: a game's pages then cost the same
+    whatever its history, and the history is read and scored once per change.
+    """
+
+    def __init__(self, size: int = 128):
+        self._size = size
+        self._games: OrderedDict[int, GameRecord] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int, version: int) -> GameRecord | None:
+        """The game at this version, if it was loaded (or written) by this process."""
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None or game.version != version:
+                return None
+            self._games.move_to_end(game_id)
+            return game
+
+    def put(self, game: GameRecord) -> None:
+        """Keep ``game`` (as read from a committed state), forgetting the least used."""
+        with self._lock:
+            self._games[game.id] = game
+            self._games.move_to_end(game.id)
+            while len(self._games) > self._size:
+                self._games.popitem(last=False)
+
+
+#: Games listed per page on the home page.
+PAGE_SIZE = 20
+
+
+def load_game(db: sqlite_utils.Database, game_id: int,
+              cache: GameCache | None = None) -> GameRecord | None:
     """The game with this id (deleted ones included), or None (also for unreadable settings)."""
-    games = _load_games(db, "id = ?", [game_id])
+    games = _load_games(db, list(db["games"].rows_where("id = ?", [game_id])), cache)
     return games[0] if games else None
 
 
-def list_games(db: sqlite_utils.Database) -> list[GameRecord]:
-    """Every readable game not deleted, newest first."""
-    return _load_games(db, "deleted_at is null", [])
+def list_games(db: sqlite_utils.Database, *, in_progress: bool, page: int = 1,
+               cache: GameCache | None = None) -> tuple[list[GameRecord], bool]:
+    """One page of the games not deleted, newest first: those in progress (or needing a
+    fix) or the finished ones; and whether there are more after this page."""
+    rows = list(db["games"].rows_where(
+        "deleted_at is null and in_progress = ?", [int(in_progress)], order_by="id desc",
+        limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE))
+    return _load_games(db, rows[:PAGE_SIZE], cache), len(rows) > PAGE_SIZE
 
 
-def _load_games(db: sqlite_utils.Database, where: str, params: Sequence[Any]) -> list[GameRecord]:
+def _load_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]],
+                cache: GameCache | None) -> list[GameRecord]:
+    """Records for these game rows, from the cache where the version matches."""
+    found = {r["id"]: cache.get(r["id"], r["version"]) for r in game_rows} if cache else {}
+    missing = [r for r in game_rows if found.get(r["id"]) is None]
+    for game in _read_games(db, missing):
+        found[game.id] = game
+        if cache:
+            cache.put(game)
+    return [g for g in (found.get(r["id"]) for r in game_rows) if g is not None]
+
+
+def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> list[GameRecord]:
     # Four queries whatever the number of games: no query per game or hand.
-    rows = [r for r in db["games"].rows_where(where, params, order_by="id desc")
-            if _settings(r) is not None]
+    rows = [r for r in game_rows if _settings(r) is not None]
     if not rows:
         return []
     ids = [r["id"] for r in rows]
@@ -291,19 +347,22 @@ def deleted_hand_id(db: sqlite_utils.Database, game: GameRecord, hand_id: int | 
 
 @contextmanager
 def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = None,
-             submission: str | None = None, allow_deleted: bool = False) -> Iterator[GameRecord]:
+             submission: str | None = None, allow_deleted: bool = False,
+             cache: GameCache | None = None) -> Iterator[GameRecord]:
     """Open a write transaction on one game and yield the game as it is now.
 
     Refused, before anything is written, when ``submission`` (a form's one-time key)
     was used already, or when ``version`` is not the game's version: the form was made
     from a state of the game that another phone has changed since. Whatever the
-    caller writes inside is decided on this fresh game, and commits with the key spent.
+    caller writes inside is decided on this fresh game, and commits with the key spent
+    and the game's derived listing state (in progress or finished) brought up to date.
     """
+    changed: GameRecord | None = None
     with writing(db):
         if submission and is_spent(db, submission):
             raise AlreadySaved("Already saved. This form was already submitted: nothing was "
                                "saved twice. Here is the game as it is now.", game_id)
-        game = load_game(db, game_id)
+        game = load_game(db, game_id, cache)
         if game is None or (game.deleted_at and not allow_deleted):
             raise NoSuchGame("There is no such game. It may have been deleted.")
         if version is not None and version != game.version:
@@ -312,6 +371,29 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
         yield game
         if submission:
             db["submissions"].insert({"token": submission, "used_at": now()})
+        changed = load_game(db, game_id)
+        if changed is not None and changed.version != game.version:
+            _list_as(db, changed)
+        else:
+            changed = None
+    # Only a committed state may be cached: a rolled-back one would be served later.
+    if cache and changed is not None:
+        cache.put(changed)
+
+
+def fill_listing_state(db: sqlite_utils.Database) -> None:
+    """Work out where the home page lists each game stored before that was kept."""
+    with writing(db):
+        for row in list(db["games"].rows_where("in_progress is null", select="id")):
+            game = load_game(db, row["id"])
+            db["games"].update(row["id"], {"in_progress": int(
+                game is None or game.accepts_hands or game.problem is not None)})
+
+
+def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
+    """Store where the home page lists the game (derived: written with every change)."""
+    in_progress = int(game.accepts_hands or game.problem is not None)
+    db["games"].update(game.id, {"in_progress": in_progress})
 
 
 def create_game(
@@ -338,9 +420,10 @@ def create_game(
     return game_id
 
 
-def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | None) -> int:
+def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | None,
+                   cache: GameCache | None = None) -> int:
     """A new game with the same seats and settings; the deal moves on one seat."""
-    with changing(db, game_id, submission=submission) as game:
+    with changing(db, game_id, submission=submission, cache=cache) as game:
         if not game.finished:
             raise ConflictError("A rematch is offered once this game has its winner.", game.id)
         return _insert_game(
@@ -359,6 +442,7 @@ def _insert_game(db: sqlite_utils.Database, *, variant: type[engine.Game], mode:
         "options": json.dumps(options.to_dict()), "dealer": dealer, "play_on": 0,
         "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of, "version": 1,
         "start_totals": json.dumps(list(start_totals)) if start_totals else None,
+        "in_progress": 1,
     }).last_pk
     db["players"].insert_all(
         {"game_id": game_id, "seat": seat, "name": name} for seat, name in enumerate(players)
@@ -501,6 +585,6 @@ def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable
 
 
 def _touch(db: sqlite_utils.Database, game: GameRecord) -> None:
-    # The version is what stale forms are refused by: every change bumps it (once per
-    # transaction, since ``game`` is the state the transaction started from).
-    db["games"].update(game.id, {"version": game.version + 1, "updated_at": now()})
+    # The version itself is bumped by the database's triggers on every changed row
+    # (db.bump_versions_on_any_change), so no change can forget it.
+    db["games"].update(game.id, {"updated_at": now()})
