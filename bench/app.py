@@ -28,9 +28,9 @@ from pathlib import Path
 # shadow the engine package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-import engine  # noqa: E402
-from companion import create_app, store  # noqa: E402
-from companion.db import open_db  # noqa: E402
+import engine
+from companion import create_app, store
+from companion.db import open_db
 
 GOAL = 10.0
 
