@@ -21,7 +21,7 @@ migrations = Migrations("companion")
 @migrations()
 def create_tables(db: sqlite_utils.Database) -> None:
     """Games, their seats, their hands and what each player held."""
-    db["games"].create(
+    db.table("games").create(
         {
             "id": int, "variant": str, "mode": str, "target": int, "options": str,
             "dealer": int, "play_on": int, "ended_at": str, "created_at": str,
@@ -30,25 +30,25 @@ def create_tables(db: sqlite_utils.Database) -> None:
         pk="id", not_null={"variant", "mode", "options", "dealer", "created_at"},
         defaults={"play_on": 0},
     )
-    db["players"].create(
+    db.table("players").create(
         {"id": int, "game_id": int, "seat": int, "name": str},
         pk="id", foreign_keys=[("game_id", "games", "id")], not_null={"game_id", "seat", "name"},
     )
-    db["players"].create_index(["game_id", "seat"], unique=True)
-    db["hands"].create(
+    db.table("players").create_index(["game_id", "seat"], unique=True)
+    db.table("hands").create(
         {"id": int, "game_id": int, "went_out": int, "created_at": str, "deleted_at": str},
         pk="id", foreign_keys=[("game_id", "games", "id")], not_null={"game_id", "went_out"},
     )
-    db["hands"].create_index(["game_id"])
+    db.table("hands").create_index(["game_id"])
     # One row per opponent: the cards entered (canonical text) or a typed total.
-    db["holdings"].create(
+    db.table("holdings").create(
         {"id": int, "hand_id": int, "seat": int, "cards": str, "points": int, "typed": int},
         pk="id", foreign_keys=[("hand_id", "hands", "id")],
         not_null={"hand_id", "seat", "points", "typed"}, defaults={"cards": "", "typed": 0},
     )
-    db["holdings"].create_index(["hand_id", "seat"], unique=True)
+    db.table("holdings").create_index(["hand_id", "seat"], unique=True)
     # A hand being entered, kept so that no navigation loses tapped cards.
-    db["drafts"].create(
+    db.table("drafts").create(
         {"game_id": int, "hand_id": int, "data": str, "updated_at": str},
         pk=("game_id", "hand_id"),
     )
@@ -61,19 +61,19 @@ def add_submissions(db: sqlite_utils.Database) -> None:
     Kept apart from the rows they wrote: an edit changes a hand, but the form
     that first saved it must stay spent.
     """
-    db["submissions"].create({"token": str, "used_at": str}, pk="token")
+    db.table("submissions").create({"token": str, "used_at": str}, pk="token")
 
 
 @migrations()
 def add_game_versions(db: sqlite_utils.Database) -> None:
     """A version per game, bumped by every change: forms name the one they were made from."""
-    db["games"].add_column("version", int, not_null_default=1)
+    db.table("games").add_column("version", int, not_null_default=1)
 
 
 @migrations()
 def add_starting_scores(db: sqlite_utils.Database) -> None:
     """Each seat's score when the app took over a game already under way (JSON), or null."""
-    db["games"].add_column("start_totals", str)
+    db.table("games").add_column("start_totals", str)
 
 
 @migrations()
@@ -81,8 +81,8 @@ def add_listing_state(db: sqlite_utils.Database) -> None:
     """Whether each game is listed as in progress, so the home page reads one page of
     games instead of scoring them all. Derived: every change writes it, and
     :func:`migrate` fills it in for games stored before it existed."""
-    db["games"].add_column("in_progress", int)
-    db["games"].create_index(["in_progress", "id"])
+    db.table("games").add_column("in_progress", int)
+    db.table("games").create_index(["in_progress", "id"])
 
 
 @migrations()

@@ -34,10 +34,10 @@ MAX_FIELDS = 2_000
 
 
 @lru_cache(maxsize=64)
-def picker_grid(variant: type[engine.Game], options: TableOptions) -> tuple[
+def picker_grid(variant_name: str, options: TableOptions) -> tuple[
         tuple[tuple[Rank, tuple[tuple[Card | None, int], ...]], ...], tuple[tuple[Card, int], ...]]:
     """The variant's deck as the picker shows it: a rank-by-color grid, then the wilds."""
-    deck = variant.deck_counts(options)
+    deck = engine.find_variant(variant_name).deck_counts(options)
     ranks = [r for r in Rank if r.is_colored and any(c.rank is r for c in deck)]
     rows = tuple(
         (rank, tuple((engine.card(rank, color), deck[engine.card(rank, color)])
@@ -120,7 +120,7 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
         return (render_template("hand_out.html", game=game, hand=hand, data=data,
                                 errors=errors or {}), status, _NO_STORE)
     reading = read_hand(game, data)
-    rows, wilds = picker_grid(game.variant, game.options)
+    rows, wilds = picker_grid(game.variant.name, game.options)
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
         seats=game.standings.scored_seats(went_out), rows=rows, wilds=wilds, reading=reading,

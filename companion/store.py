@@ -236,7 +236,7 @@ PAGE_SIZE = 20
 def load_game(db: sqlite_utils.Database, game_id: int,
               cache: GameCache | None = None) -> GameRecord | None:
     """The game with this id (deleted ones included), or None (also for unreadable settings)."""
-    games = _load_games(db, list(db["games"].rows_where("id = ?", [game_id])), cache)
+    games = _load_games(db, list(db.table("games").rows_where("id = ?", [game_id])), cache)
     return games[0] if games else None
 
 
@@ -244,7 +244,7 @@ def list_games(db: sqlite_utils.Database, *, in_progress: bool, page: int = 1,
                cache: GameCache | None = None) -> tuple[list[GameRecord], bool]:
     """One page of the games not deleted, newest first: those in progress (or needing a
     fix) or the finished ones; and whether there are more after this page."""
-    rows = list(db["games"].rows_where(
+    rows = list(db.table("games").rows_where(
         "deleted_at is null and in_progress = ?", [int(in_progress)], order_by="id desc",
         limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE))
     return _load_games(db, rows[:PAGE_SIZE], cache), len(rows) > PAGE_SIZE
@@ -270,15 +270,15 @@ def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> l
     ids = [r["id"] for r in rows]
     marks = ",".join("?" * len(ids))
     players: dict[int, list[str]] = {i: [] for i in ids}
-    for p in db["players"].rows_where(f"game_id in ({marks})", ids, order_by="game_id, seat"):
+    for p in db.table("players").rows_where(f"game_id in ({marks})", ids, order_by="game_id, seat"):
         players[p["game_id"]].append(p["name"])
-    hand_rows = list(db["hands"].rows_where(
+    hand_rows = list(db.table("hands").rows_where(
         f"game_id in ({marks}) and deleted_at is null", ids, order_by="id"))
     holdings: dict[int, list[dict[str, Any]]] = {h["id"]: [] for h in hand_rows}
     if hand_rows:
         hand_ids = [h["id"] for h in hand_rows]
         hmarks = ",".join("?" * len(hand_ids))
-        for row in db["holdings"].rows_where(f"hand_id in ({hmarks})", hand_ids, order_by="seat"):
+        for row in db.table("holdings").rows_where(f"hand_id in ({hmarks})", hand_ids, order_by="seat"):
             holdings[row["hand_id"]].append(row)
     settings = {r["id"]: _settings(r) for r in rows}
     hands: dict[int, list[Hand]] = {i: [] for i in ids}
@@ -337,7 +337,7 @@ def deleted_hand_id(db: sqlite_utils.Database, game: GameRecord, hand_id: int | 
     """``hand_id`` if it is one of this game's deleted hands (so it can be restored), else None."""
     if not hand_id:
         return None
-    rows = db["hands"].rows_where("id = ? and game_id = ? and deleted_at is not null",
+    rows = db.table("hands").rows_where("id = ? and game_id = ? and deleted_at is not null",
                                   [hand_id, game.id], select="id")
     return next((int(r["id"]) for r in rows), None)
 
@@ -370,7 +370,7 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
                              "opened, so nothing was saved. Here it is as it is now.", game_id)
         yield game
         if submission:
-            db["submissions"].insert({"token": submission, "used_at": now()})
+            db.table("submissions").insert({"token": submission, "used_at": now()})
         changed = load_game(db, game_id)
         if changed is not None and changed.version != game.version:
             _list_as(db, changed)
@@ -384,16 +384,16 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
 def fill_listing_state(db: sqlite_utils.Database) -> None:
     """Work out where the home page lists each game stored before that was kept."""
     with writing(db):
-        for row in list(db["games"].rows_where("in_progress is null", select="id")):
+        for row in list(db.table("games").rows_where("in_progress is null", select="id")):
             game = load_game(db, row["id"])
-            db["games"].update(row["id"], {"in_progress": int(
+            db.table("games").update(row["id"], {"in_progress": int(
                 game is None or game.accepts_hands or game.problem is not None)})
 
 
 def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
     """Store where the home page lists the game (derived: written with every change)."""
     in_progress = int(game.accepts_hands or game.problem is not None)
-    db["games"].update(game.id, {"in_progress": in_progress})
+    db.table("games").update(game.id, {"in_progress": in_progress})
 
 
 def create_game(
@@ -416,7 +416,7 @@ def create_game(
         game_id = _insert_game(db, variant=variant, mode=mode, target=target, options=options,
                                players=players, dealer=dealer, start_totals=start_totals)
         if submission:
-            db["submissions"].insert({"token": submission, "used_at": now()})
+            db.table("submissions").insert({"token": submission, "used_at": now()})
     return game_id
 
 
@@ -437,17 +437,23 @@ def _insert_game(db: sqlite_utils.Database, *, variant: type[engine.Game], mode:
                  dealer: int, rematch_of: int | None = None,
                  start_totals: Sequence[int] | None = None) -> int:
     stamp = now()
-    game_id = db["games"].insert({
+    game_id = _inserted(db.table("games").insert({
         "variant": variant.name, "mode": mode.value, "target": target,
         "options": json.dumps(options.to_dict()), "dealer": dealer, "play_on": 0,
         "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of, "version": 1,
         "start_totals": json.dumps(list(start_totals)) if start_totals else None,
         "in_progress": 1,
-    }).last_pk
-    db["players"].insert_all(
+    }))
+    db.table("players").insert_all(
         {"game_id": game_id, "seat": seat, "name": name} for seat, name in enumerate(players)
     )
-    return int(game_id)
+    return game_id
+
+
+def _inserted(table: sqlite_utils.db.Table) -> int:
+    """The row id of what ``table`` just inserted."""
+    assert table.last_rowid is not None
+    return table.last_rowid
 
 
 def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
@@ -457,12 +463,12 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     if not game.accepts_hands:
         raise ConflictError("This game is over: no more hands can be recorded.", game.id)
     engine.score_hand(game.standings, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
-    hand_id = int(db["hands"].insert({
+    hand_id = _inserted(db.table("hands").insert({
         "game_id": game.id, "went_out": went_out, "created_at": now(),
-    }).last_pk)
+    }))
     _insert_holdings(db, hand_id, holdings)
     _touch(db, game)
-    db["drafts"].delete_where("game_id = ? and hand_id = 0", [game.id])
+    db.table("drafts").delete_where("game_id = ? and hand_id = 0", [game.id])
     return hand_id
 
 
@@ -471,11 +477,11 @@ def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_ou
     """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
     game.score_with(hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
-    db["hands"].update(hand.id, {"went_out": went_out})
-    db["holdings"].delete_where("hand_id = ?", [hand.id])
+    db.table("hands").update(hand.id, {"went_out": went_out})
+    db.table("holdings").delete_where("hand_id = ?", [hand.id])
     _insert_holdings(db, hand.id, holdings)
     _touch(db, game)
-    db["drafts"].delete_where("game_id = ? and hand_id = ?", [game.id, hand.id])
+    db.table("drafts").delete_where("game_id = ? and hand_id = ?", [game.id, hand.id])
 
 
 def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
@@ -486,14 +492,14 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     UNO player brought back into hands that were played without them. Deleting is
     always allowed, so a hand that breaks the history can be taken out.
     """
-    rows = {r["id"]: r for r in db["hands"].rows_where("game_id = ?", [game.id], order_by="id")}
+    rows = {r["id"]: r for r in db.table("hands").rows_where("game_id = ?", [game.id], order_by="id")}
     if hand_id not in rows:
         raise NoSuchGame("There is no such hand in this game.")
     if (rows[hand_id]["deleted_at"] is not None) == deleted:
         raise ConflictError("That hand was already deleted: nothing more was changed." if deleted
                             else "That hand is already back in the game.", game.id)
     if not deleted:
-        db["hands"].update(hand_id, {"deleted_at": None})
+        db.table("hands").update(hand_id, {"deleted_at": None})
         restored = load_game(db, game.id)
         if restored is None or restored.problem:
             raise ConflictError(
@@ -501,13 +507,13 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
                 f"({restored.problem if restored else 'no game'}). "
                 "Change or delete the later hands first.", game.id)
     else:
-        db["hands"].update(hand_id, {"deleted_at": now()})
+        db.table("hands").update(hand_id, {"deleted_at": now()})
     _touch(db, game)
 
 
 def set_game_deleted(db: sqlite_utils.Database, game: GameRecord, deleted: bool) -> None:
     """Delete a game (kept, so it can be restored) or restore it (inside :func:`changing`)."""
-    db["games"].update(game.id, {"deleted_at": now() if deleted else None})
+    db.table("games").update(game.id, {"deleted_at": now() if deleted else None})
     _touch(db, game)
 
 
@@ -515,7 +521,7 @@ def set_play_on(db: sqlite_utils.Database, game: GameRecord) -> None:
     """Let a finished game go on past its target; the winner stays recorded."""
     if not game.can_play_on:
         raise ConflictError("This game cannot go on past its end.", game.id)
-    db["games"].update(game.id, {"play_on": 1})
+    db.table("games").update(game.id, {"play_on": 1})
     _touch(db, game)
 
 
@@ -531,7 +537,7 @@ def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = Tru
         raise ConflictError(game.problem, game.id)
     if not ended and not game.ended:
         raise ConflictError("This game is not ended.", game.id)
-    db["games"].update(game.id, {"ended_at": now() if ended else None})
+    db.table("games").update(game.id, {"ended_at": now() if ended else None})
     _touch(db, game)
 
 
@@ -545,20 +551,20 @@ def save_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, data: dict
     if len(text) > MAX_DRAFT_BYTES:
         return
     with writing(db):
-        if hand_id and not any(db["hands"].rows_where(
+        if hand_id and not any(db.table("hands").rows_where(
                 "id = ? and game_id = ? and deleted_at is null", [hand_id, game_id])):
             return
-        db["drafts"].upsert(
+        db.table("drafts").upsert(
             {"game_id": game_id, "hand_id": hand_id, "data": text, "updated_at": now()},
             pk=("game_id", "hand_id"),
         )
         cutoff = (datetime.now(UTC) - timedelta(days=DRAFT_DAYS)).isoformat(timespec="seconds")
-        db["drafts"].delete_where("updated_at < ?", [cutoff])
+        db.table("drafts").delete_where("updated_at < ?", [cutoff])
 
 
 def load_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> dict[str, Any] | None:
     """The entry in progress, if any."""
-    rows = db["drafts"].rows_where("game_id = ? and hand_id = ?", [game_id, hand_id],
+    rows = db.table("drafts").rows_where("game_id = ? and hand_id = ?", [game_id, hand_id],
                                    select="data")
     row = next(rows, None)
     data = json.loads(row["data"]) if row else None
@@ -568,16 +574,16 @@ def load_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> dict[st
 def drop_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> None:
     """Forget the entry in progress (the user chose to discard it)."""
     with writing(db):
-        db["drafts"].delete_where("game_id = ? and hand_id = ?", [game_id, hand_id])
+        db.table("drafts").delete_where("game_id = ? and hand_id = ?", [game_id, hand_id])
 
 
 def is_spent(db: sqlite_utils.Database, submission: str) -> bool:
     """True when this one-time form key was used by a saved change."""
-    return bool(submission) and any(db["submissions"].rows_where("token = ?", [submission], select="token"))
+    return bool(submission) and any(db.table("submissions").rows_where("token = ?", [submission], select="token"))
 
 
 def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:
-    db["holdings"].insert_all(
+    db.table("holdings").insert_all(
         {"hand_id": hand_id, "seat": h.seat, "cards": engine.cards_text(h.cards),
          "points": h.points, "typed": int(h.typed)}
         for h in holdings
@@ -587,4 +593,4 @@ def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable
 def _touch(db: sqlite_utils.Database, game: GameRecord) -> None:
     # The version itself is bumped by the database's triggers on every changed row
     # (db.bump_versions_on_any_change), so no change can forget it.
-    db["games"].update(game.id, {"updated_at": now()})
+    db.table("games").update(game.id, {"updated_at": now()})

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import engine
 from companion import HTMX_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,9 +40,21 @@ def test_nothing_reads_the_shared_folder():
                 assert "shared/rules" not in path.read_text(errors="ignore"), path
 
 
-def test_engine_is_strictly_typed():
+def test_engine_and_app_are_strictly_typed():
+    # One mypy run for both packages: its start-up is most of the cost.
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "engine"], check=False, cwd=ROOT,
-        capture_output=True, text=True,
+        [sys.executable, "-m", "mypy", "--strict", "engine", "companion"], check=False,
+        cwd=ROOT, capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_variant_is_named_outside_the_engine():
+    # The engine decides, the app asks: a variant's differences are stated in its class,
+    # never by comparing its name in the app or its pages.
+    names = "|".join(re.escape(v.name) for v in engine.VARIANTS)
+    pattern = re.compile(rf"""==\s*["']({names})["']|["']({names})["']\s*==""")
+    for folder in ("companion", "templates", "static"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in {".py", ".html", ".js"}:
+                assert not pattern.search(path.read_text()), path
