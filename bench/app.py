@@ -47,9 +47,9 @@ def build_history(path: str, games: int, hands: int, seed: int) -> int:
     deck = classic.deck()
     big = 0
     for _ in range(games):
-        game_id = store.create_game(
-            db, variant=classic, mode=engine.ScoringMode.LOWEST_WINS, target=10**6,
-            options=classic.default_options(), players=["Ann", "Bob", "Cy", "Dee"], dealer=0)
+        game_id = store.create_game(db, store.GameSetup(
+            variant=classic, mode=engine.ScoringMode.LOWEST_WINS, target=10**6,
+            options=classic.default_options(), players=("Ann", "Bob", "Cy", "Dee"), dealer=0))
         big = big or game_id
         with db.atomic():
             for _ in range(hands if game_id == big else 3):

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import Card, CardError, ScoringMode, TableOptions
+from engine import Card, CardError, ScoringMode
 
-from .store import GameRecord, Holding
+from .store import GameRecord, GameSetup, Holding
 
 MAX_NAME = 40
 MAX_TARGET = 100_000
@@ -83,21 +83,7 @@ def name_key(name: str) -> str:
 
 
 
-@dataclass(frozen=True)
-class NewGame:
-    """A validated new-game form."""
-
-    variant: type[engine.Game]
-    mode: ScoringMode
-    target: int | None
-    options: TableOptions
-    players: tuple[str, ...]
-    dealer: int
-    #: Scores so far, for a game taken over from a score sheet; None to start from zero.
-    start_totals: tuple[int, ...] | None = None
-
-
-def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
+def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> GameSetup:
     """Check a new-game form; ``names`` are the submitted seats in order (blanks included)."""
     errors: dict[str, str] = {}
     try:
@@ -170,7 +156,8 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> NewGame:
 
     if errors:
         raise FormErrors(errors)
-    return NewGame(variant, mode, target, options, players, dealer, start)
+    return GameSetup(variant=variant, mode=mode, target=target, options=options,
+                     players=players, dealer=dealer, start_totals=start)
 
 
 def _start_totals(form: Mapping[str, Any], seats: int,

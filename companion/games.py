@@ -109,10 +109,7 @@ def create_game() -> Response | tuple[str, int]:
     except FormErrors as exc:
         return _new_game_page(exc.errors), 400
     game_id = store.create_game(
-        get_db(), variant=new.variant, mode=new.mode, target=new.target,
-        options=new.options, players=new.players, dealer=new.dealer,
-        start_totals=new.start_totals,
-        submission=(request.form.get("submission") or "")[:64] or None,
+        get_db(), new, submission=(request.form.get("submission") or "")[:64] or None,
     )
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 

@@ -250,22 +250,36 @@ def review_new(game_id: int) -> tuple[str, int, dict[str, str]]:
 
 @bp.post("")
 def save_new(game_id: int) -> Response | tuple[str, int, dict[str, str]]:
-    """Save a reviewed hand and go back to the scoreboard (decided on the game as it is now)."""
+    """Save a reviewed hand and go back to the scoreboard."""
+    return _save(game_id, None)
+
+
+def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int, dict[str, str]]:
+    """Save a new hand (``hand_id`` None) or a past hand's correction, decided inside the
+    write transaction on the game as it is now; a wrong entry goes back to the picker."""
     data = _form_data(request.form)
     version = row_id(data.get("version"))
     db = get_db()
     try:
         with store.changing(db, game_id, version=version, submission=data.get("entry"),
                             cache=get_cache()) as game:
-            if not game.accepts_hands:
+            hand = None if hand_id is None else _live_hand(game, hand_id)
+            if hand is None and not game.accepts_hands:
                 raise store.ConflictError("This game is over: no more hands can be recorded.",
                                           game.id)
-            reading, _ = _checked(game, None, data)
+            reading, _ = _checked(game, hand, data)
             _require_version(version)
-            store.record_hand(db, game, reading.went_out, reading.holdings)
+            if hand is None:
+                store.record_hand(db, game, reading.went_out, reading.holdings)
+            else:
+                store.update_hand(db, game, hand, reading.went_out, reading.holdings)
     except FormErrors as exc:
-        return _picker(_open_game(game_id), data, None, exc.errors, 400)
-    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+        game = get_game_or_404(game_id) if hand_id else _open_game(game_id)
+        hand = None if hand_id is None else _live_hand(game, hand_id)
+        return _picker(game.before(hand), data, hand, exc.errors, 400)
+    if hand_id is None:
+        return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+    return redirect(url_for("hands.history", game_id=game_id), 303)
 
 
 @bp.get("/<id:hand_id>/edit")
@@ -293,21 +307,7 @@ def review_edit(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
 @bp.post("/<id:hand_id>")
 def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int, dict[str, str]]:
     """Save a past hand's correction; totals, winner and dealer follow."""
-    data = _form_data(request.form)
-    version = row_id(data.get("version"))
-    db = get_db()
-    try:
-        with store.changing(db, game_id, version=version, submission=data.get("entry"),
-                            cache=get_cache()) as game:
-            hand = _live_hand(game, hand_id)
-            reading, _ = _checked(game, hand, data)
-            _require_version(version)
-            store.update_hand(db, game, hand, reading.went_out, reading.holdings)
-    except FormErrors as exc:
-        game = get_game_or_404(game_id)
-        hand = _live_hand(game, hand_id)
-        return _picker(game.before(hand), data, hand, exc.errors, 400)
-    return redirect(url_for("hands.history", game_id=game_id), 303)
+    return _save(game_id, hand_id)
 
 
 @bp.get("/<id:hand_id>/delete")

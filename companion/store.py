@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -90,17 +90,25 @@ class Hand:
         return HandOutcome(self.went_out, {s: h.points for s, h in self.holdings.items()})
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    """A game with its seats and live hands, as stored."""
+@dataclass(frozen=True, kw_only=True)
+class GameSetup:
+    """What a table chooses before the first hand: a new-game form, checked."""
 
-    id: int
     variant: type[engine.Game]
     mode: ScoringMode
     target: int | None
     options: TableOptions
     players: tuple[str, ...]
     dealer: int
+    #: Each seat's score when the game was taken over from a score sheet; None from zero.
+    start_totals: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRecord(GameSetup):
+    """A game with its seats and live hands, as stored."""
+
+    id: int
     play_on: bool
     ended_at: str | None
     created_at: str
@@ -109,8 +117,6 @@ class GameRecord:
     hands: tuple[Hand, ...] = field(default=())
     #: Bumped by every change; a form names the version it was made from.
     version: int = 0
-    #: Each seat's score when the game was taken over from a score sheet; None from zero.
-    start_totals: tuple[int, ...] | None = None
 
     @cached_property
     def _scored(self) -> tuple[Standings, str | None]:
@@ -396,25 +402,14 @@ def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
     db.table("games").update(game.id, {"in_progress": in_progress})
 
 
-def create_game(
-    db: sqlite_utils.Database,
-    *,
-    variant: type[engine.Game],
-    mode: ScoringMode,
-    target: int | None,
-    options: TableOptions,
-    players: Sequence[str],
-    dealer: int,
-    start_totals: Sequence[int] | None = None,
-    submission: str | None = None,
-) -> int:
+def create_game(db: sqlite_utils.Database, setup: GameSetup,
+                submission: str | None = None) -> int:
     """Store a new game and its seats in one transaction; return its id."""
     with writing(db):
         if submission and is_spent(db, submission):
             raise AlreadySaved("Already saved. This form was already submitted: nothing was "
                                "saved twice. Your game is on the home page.")
-        game_id = _insert_game(db, variant=variant, mode=mode, target=target, options=options,
-                               players=players, dealer=dealer, start_totals=start_totals)
+        game_id = _insert_game(db, setup)
         if submission:
             db.table("submissions").insert({"token": submission, "used_at": now()})
     return game_id
@@ -426,26 +421,25 @@ def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | No
     with changing(db, game_id, submission=submission, cache=cache) as game:
         if not game.finished:
             raise ConflictError("A rematch is offered once this game has its winner.", game.id)
-        return _insert_game(
-            db, variant=game.variant, mode=game.mode, target=game.target, options=game.options,
-            players=game.players, dealer=(game.dealer + 1) % len(game.players),
-            rematch_of=game.id)
+        again = GameSetup(variant=game.variant, mode=game.mode, target=game.target,
+                          options=game.options, players=game.players,
+                          dealer=(game.dealer + 1) % len(game.players))
+        return _insert_game(db, again, rematch_of=game.id)
 
 
-def _insert_game(db: sqlite_utils.Database, *, variant: type[engine.Game], mode: ScoringMode,
-                 target: int | None, options: TableOptions, players: Sequence[str],
-                 dealer: int, rematch_of: int | None = None,
-                 start_totals: Sequence[int] | None = None) -> int:
+def _insert_game(db: sqlite_utils.Database, setup: GameSetup,
+                 rematch_of: int | None = None) -> int:
     stamp = now()
+    start = setup.start_totals
     game_id = _inserted(db.table("games").insert({
-        "variant": variant.name, "mode": mode.value, "target": target,
-        "options": json.dumps(options.to_dict()), "dealer": dealer, "play_on": 0,
+        "variant": setup.variant.name, "mode": setup.mode.value, "target": setup.target,
+        "options": json.dumps(setup.options.to_dict()), "dealer": setup.dealer, "play_on": 0,
         "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of, "version": 1,
-        "start_totals": json.dumps(list(start_totals)) if start_totals else None,
-        "in_progress": 1,
+        "start_totals": json.dumps(list(start)) if start else None, "in_progress": 1,
     }))
     db.table("players").insert_all(
-        {"game_id": game_id, "seat": seat, "name": name} for seat, name in enumerate(players)
+        {"game_id": game_id, "seat": seat, "name": name}
+        for seat, name in enumerate(setup.players)
     )
     return game_id
 
