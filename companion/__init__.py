@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import platformdirs
-from flask import Flask
+from flask import Config, Flask
 
 import engine
 
@@ -24,7 +25,10 @@ def default_data_dir() -> Path:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app; ``test_config`` overrides settings (tests pass DATABASE, SECRET_KEY)."""
+    """Build the app; ``test_config`` overrides settings (tests pass DATABASE, SECRET_KEY).
+
+    Raises ``errors.StartupError`` when the secret key cannot be used, saying what to do.
+    """
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
     data_dir = default_data_dir()
     app.config.from_mapping(
@@ -35,12 +39,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    if app.config["DATABASE"] != ":memory:":
-        Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = _stored_secret(Path(app.config["DATABASE"]).parent)
+    _prepare_storage(app.config)
 
-    db.migrate(app.config["DATABASE"])
     db.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
@@ -56,12 +56,50 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+def _prepare_storage(config: Config) -> None:
+    """Settle the database file and the secret key, and bring the schema up to date."""
+    path = config["DATABASE"]
+    folder = Path(path).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    if not config["SECRET_KEY"]:
+        config["SECRET_KEY"] = _stored_secret(folder)
+    db.migrate(path)
+
+
 def _stored_secret(folder: Path) -> str:
     # Sessions (and so CSRF tokens) must survive a restart: keep the key beside the data.
     path = folder / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not text"
+        raise errors.StartupError(
+            f"The secret key file {path} cannot be read ({reason}): fix it, or delete it to "
+            "have a new key made (open pages then need a reload).") from exc
+    # An empty file is a write that was cut short (keys were once written in place). No
+    # session can have been signed with an empty key, so a new key loses nothing.
+    return key or _write_secret(path)
+
+
+def _write_secret(path: Path) -> str:
+    """Store a new key so that it appears whole and private, or not at all."""
     key = secrets.token_hex(32)
-    path.write_text(key)
-    path.chmod(0o600)
+    try:
+        # mkstemp opens with O_EXCL and mode 0o600: the key is never readable by others.
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(key)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as exc:
+        raise errors.StartupError(
+            f"The secret key cannot be written to {path} ({exc.strerror}): check that the "
+            "folder is writable, or set UNO_COMPANION_SECRET_KEY.") from exc
     return key

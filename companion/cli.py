@@ -7,9 +7,11 @@ import socket
 import sys
 from collections.abc import Sequence
 
+from flask import Flask
 from werkzeug.serving import make_server
 
 from . import create_app
+from .errors import StartupError
 
 
 def lan_address() -> str | None:
@@ -35,27 +37,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     init.add_argument("--db", help="SQLite file (default: the user data folder)")
     args = parser.parse_args(argv)
 
-    app = create_app({"DATABASE": args.db} if args.db else None)
+    try:
+        app = create_app({"DATABASE": args.db} if args.db else None)
+    except StartupError as exc:
+        return _fail(str(exc))
     if args.command == "init-db":
         print(f"Database ready at {app.config['DATABASE']}")
         return 0
+    return _serve(app, args.host, args.port)
 
-    server = make_server(args.host, args.port, app, threaded=True)
+
+def _serve(app: Flask, host: str, port: int) -> int:
+    server = make_server(host, port, app, threaded=True)
     port = server.server_port
     print(f"UNO companion: scores kept in {app.config['DATABASE']}")
-    if args.host in ("0.0.0.0", "::"):
+    if host in ("0.0.0.0", "::"):
         print(f"Open http://127.0.0.1:{port}/ here", end="")
         address = lan_address()
         print(f", or http://{address}:{port}/ on another phone" if address
               else ", or this machine's LAN address on another phone")
     else:
-        print(f"Open http://{args.host}:{port}/  (add --host 0.0.0.0 for other phones)")
+        print(f"Open http://{host}:{port}/  (add --host 0.0.0.0 for other phones)")
     sys.stdout.flush()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+    finally:
+        server.server_close()
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"uno-companion: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Error pages: every refusal is a page that says what happened, with its status.
 
 Views refuse with ``abort(status, description=message)``; the handlers here turn
-that (and Werkzeug's own refusals) into the same plain page, app-wide.
+that (and Werkzeug's own refusals) into the same plain page, app-wide. What keeps
+the app from starting is a ``StartupError``, which the command line prints.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ TITLES = {
 
 #: The largest id SQLite can store (a signed 64-bit integer).
 MAX_ID = 2**63 - 1
+
+
+class StartupError(Exception):
+    """What keeps the app from starting, in one line (the command line prints it, exits 2)."""
 
 
 class IdConverter(IntegerConverter):
