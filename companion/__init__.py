@@ -27,7 +27,9 @@ def default_data_dir() -> Path:
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``test_config`` overrides settings (tests pass DATABASE, SECRET_KEY).
 
-    Raises ``errors.StartupError`` when the secret key cannot be used, saying what to do.
+    ``DATABASE=":memory:"`` is a throwaway database: a temporary file, removed when the
+    process exits, with a key kept in memory. Raises ``errors.StartupError`` when the
+    secret key cannot be used, saying what to do.
     """
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
     data_dir = default_data_dir()
@@ -58,6 +60,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _prepare_storage(config: Config) -> None:
     """Settle the database file and the secret key, and bring the schema up to date."""
+    if config["DATABASE"] == ":memory:":
+        config["DATABASE"] = db.throwaway_path()
+        config["DATABASE_THROWAWAY"] = True
+        # Nothing outlives the process, so neither does the key.
+        config["SECRET_KEY"] = config["SECRET_KEY"] or secrets.token_hex(32)
     path = config["DATABASE"]
     folder = Path(path).parent
     folder.mkdir(parents=True, exist_ok=True)

@@ -32,11 +32,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on; 0.0.0.0 lets other phones on the LAN connect")
     serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--db", help="SQLite file (default: the user data folder)")
+    serve.add_argument("--db", help="SQLite file (default: the user data folder); "
+                                    ":memory: for a throwaway database")
     init = commands.add_parser("init-db", help="create or migrate the database, then exit")
     init.add_argument("--db", help="SQLite file (default: the user data folder)")
     args = parser.parse_args(argv)
 
+    if args.command == "init-db" and args.db == ":memory:":
+        return _fail("a throwaway database (--db :memory:) is made by serve and removed when "
+                     "it stops: there is nothing to prepare")
     try:
         app = create_app({"DATABASE": args.db} if args.db else None)
     except StartupError as exc:
@@ -50,7 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve(app: Flask, host: str, port: int) -> int:
     server = make_server(host, port, app, threaded=True)
     port = server.server_port
-    print(f"UNO companion: scores kept in {app.config['DATABASE']}")
+    if app.config.get("DATABASE_THROWAWAY"):
+        print("UNO companion: a throwaway database, the scores are not kept once it stops")
+    else:
+        print(f"UNO companion: scores kept in {app.config['DATABASE']}")
     if host in ("0.0.0.0", "::"):
         print(f"Open http://127.0.0.1:{port}/ here", end="")
         address = lan_address()

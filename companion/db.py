@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -69,6 +73,17 @@ def open_db(path: str) -> sqlite_utils.Database:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA busy_timeout = 5000")
     return db
+
+
+def throwaway_path() -> str:
+    """A database path in a new temporary folder that is removed when the process exits.
+
+    A file rather than SQLite's ``:memory:``: each request opens its own connection, and
+    a memory database would be a new, empty one every time.
+    """
+    folder = tempfile.mkdtemp(prefix="uno-companion-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return os.path.join(folder, "throwaway.sqlite3")
 
 
 @contextmanager

@@ -1,17 +1,22 @@
-"""Faults outside the app: a damaged key file. What keeps the app from starting is one
-line on stderr and exit status 2."""
+"""Faults outside the app: a damaged key file, a throwaway database. What keeps the app
+from starting is one line on stderr and exit status 2."""
 
 from __future__ import annotations
 
 import errno
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from werkzeug.serving import BaseWSGIServer
 
 from companion import cli, create_app
 from companion.errors import StartupError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -20,6 +25,15 @@ def no_site_settings(monkeypatch):
     for name in ("UNO_COMPANION_HOME", "UNO_COMPANION_DB", "UNO_COMPANION_SECRET_KEY",
                  "UNO_COMPANION_ALLOWED_HOSTS", "FLASK_DEBUG"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """`uno-companion serve` runs up to serving and returns: the servers it would have run."""
+    servers: list[BaseWSGIServer] = []
+    monkeypatch.setattr(BaseWSGIServer, "serve_forever",
+                        lambda self, poll_interval=0.5: servers.append(self))
+    return servers
 
 
 def refused_at_start(argv, capsys):
@@ -92,3 +106,45 @@ def test_a_key_write_cut_short_leaves_no_key_file(tmp_path, monkeypatch):
     with pytest.raises(StartupError, match="secret key cannot be written .*Input/output error"):
         create_app({"DATABASE": str(tmp_path / "scores.sqlite3")})
     assert list(tmp_path.iterdir()) == []
+
+
+# -- a throwaway database ------------------------------------------------------
+
+
+def test_a_throwaway_database_is_one_database_for_every_request(tmp_path, monkeypatch, table):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("UNO_COMPANION_HOME", str(tmp_path / "home"))
+    app = create_app({"DATABASE": ":memory:"})
+    assert app.config["DATABASE_THROWAWAY"] and Path(app.config["DATABASE"]).is_file()
+    on_it = type(table)(app.test_client())
+    game_id = on_it.create_game(["Ann", "Bob"])
+    on_it.record(game_id, 0, {1: "red-7 wild"})
+    assert on_it.totals(on_it.scoreboard(game_id)) == (57, 0)
+    # The key lives in memory only: no file here, at home or beside the database.
+    assert list(tmp_path.iterdir()) == []
+    assert not (Path(app.config["DATABASE"]).parent / "secret_key").exists()
+    assert len(app.config["SECRET_KEY"]) == 64
+
+
+def test_a_throwaway_database_is_removed_when_the_process_exits(tmp_path):
+    script = ("from companion import create_app; "
+              "print(create_app({'DATABASE': ':memory:'}).config['DATABASE'])")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "UNO_COMPANION_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, timeout=60,
+                          capture_output=True, text=True, check=True)
+    path = Path(done.stdout.strip())
+    assert path.name == "throwaway.sqlite3" and not path.parent.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_with_a_throwaway_database_says_nothing_is_kept(tmp_path, monkeypatch, capsys,
+                                                              served):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["serve", "--db", ":memory:", "--port", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "throwaway database, the scores are not kept" in out
+    assert list(tmp_path.iterdir()) == []
+    (server,) = served
+    assert server.app.config["DATABASE_THROWAWAY"]
+    line = refused_at_start(["init-db", "--db", ":memory:"], capsys)
+    assert "nothing to prepare" in line
