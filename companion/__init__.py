@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     ``DATABASE=":memory:"`` is a throwaway database: a temporary file, removed when the
     process exits, with a key kept in memory. Raises ``errors.StartupError`` when the
-    secret key cannot be used, saying what to do.
+    database or the secret key cannot be used, saying what to do.
     """
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
     data_dir = default_data_dir()
@@ -67,10 +68,23 @@ def _prepare_storage(config: Config) -> None:
         config["SECRET_KEY"] = config["SECRET_KEY"] or secrets.token_hex(32)
     path = config["DATABASE"]
     folder = Path(path).parent
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise errors.StartupError(
+            f"The folder {folder} for the database cannot be made ({exc.strerror}): choose "
+            "another place for it (--db, or UNO_COMPANION_DB).") from exc
     if not config["SECRET_KEY"]:
         config["SECRET_KEY"] = _stored_secret(folder)
-    db.migrate(path)
+    if config.get("DATABASE_READONLY") is None:
+        config["DATABASE_READONLY"] = db.read_only_file(path)
+    try:
+        db.migrate(path, config["DATABASE_READONLY"])
+    except sqlite3.DatabaseError as exc:
+        problem = errors.database_problem(exc, path)
+        if problem is None:
+            raise
+        raise errors.StartupError(problem[1]) from exc
 
 
 def _stored_secret(folder: Path) -> str:

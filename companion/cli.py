@@ -46,7 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StartupError as exc:
         return _fail(str(exc))
     if args.command == "init-db":
-        print(f"Database ready at {app.config['DATABASE']}")
+        readonly = " (read-only)" if app.config["DATABASE_READONLY"] else ""
+        print(f"Database ready at {app.config['DATABASE']}{readonly}")
         return 0
     return _serve(app, args.host, args.port)
 
@@ -56,6 +57,9 @@ def _serve(app: Flask, host: str, port: int) -> int:
     port = server.server_port
     if app.config.get("DATABASE_THROWAWAY"):
         print("UNO companion: a throwaway database, the scores are not kept once it stops")
+    elif app.config["DATABASE_READONLY"]:
+        print(f"UNO companion: scores read from {app.config['DATABASE']} "
+              "(read-only: they cannot be changed)")
     else:
         print(f"UNO companion: scores kept in {app.config['DATABASE']}")
     if host in ("0.0.0.0", "::"):

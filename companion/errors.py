@@ -1,19 +1,53 @@
 """Error pages: every refusal is a page that says what happened, with its status.
 
 Views refuse with ``abort(status, description=message)``; the handlers here turn
-that (and Werkzeug's own refusals) into the same plain page, app-wide. What keeps
-the app from starting is a ``StartupError``, which the command line prints.
+that (and Werkzeug's own refusals) into the same plain page, app-wide. A database
+that cannot be read or written is told in one sentence: on a page (503) while
+serving, or as a ``StartupError`` that the command line prints instead of starting.
 """
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+import sqlite3
+
+from flask import Flask, current_app, render_template
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 TITLES = {
     400: "That did not work", 404: "Not found", 405: "That did not work",
     409: "That did not work", 413: "Too much at once",
+}
+
+#: SQLite failures someone at the table can fix, by primary result code: a title, and a
+#: sentence where ``{db}`` is "the database file" on a page, its path on the command line.
+DATABASE_PROBLEMS: dict[int, tuple[str, str]] = {
+    sqlite3.SQLITE_READONLY: (
+        "The scores are read-only",
+        ("{db} is read-only, so the scores can be read but not changed: make it writable "
+         "(or start the app as the file's owner), then try again.")),
+    sqlite3.SQLITE_FULL: (
+        "The disk is full",
+        ("The disk holding {db} is full, so nothing more can be saved: free some space, "
+         "then try again.")),
+    sqlite3.SQLITE_NOTADB: (
+        "Not a scores database",
+        ("{db} is not an SQLite database, or it is damaged: start the app with another "
+         "database file, or put back a copy from a backup.")),
+    sqlite3.SQLITE_CORRUPT: (
+        "The database is damaged",
+        ("{db} is damaged: put back a copy from a backup, or start the app with another "
+         "database file.")),
+    sqlite3.SQLITE_CANTOPEN: (
+        "The database cannot be opened",
+        ("{db} cannot be opened: check that its folder exists and that the app may write "
+         "there.")),
+    sqlite3.SQLITE_IOERR: (
+        "The disk failed",
+        "The disk failed while reading or writing {db}: check the disk, then try again."),
+    sqlite3.SQLITE_BUSY: (
+        "The database is busy",
+        "{db} is busy (another program is writing to it): try again in a moment."),
 }
 
 #: The largest id SQLite can store (a signed 64-bit integer).
@@ -40,6 +74,21 @@ def row_id(value: object) -> int | None:
     return number if 1 <= number <= MAX_ID else None
 
 
+def database_problem(exc: sqlite3.Error, db: str) -> tuple[str, str] | None:
+    """A title and a sentence naming ``db`` for an SQLite failure one can fix; None for others."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if not isinstance(code, int):
+        return None
+    # Extended codes (SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...) keep the primary
+    # code in their low byte.
+    problem = DATABASE_PROBLEMS.get(code & 0xFF)
+    if problem is None:
+        return None
+    title, sentence = problem
+    text = sentence.format(db=db)
+    return title, text[:1].upper() + text[1:]
+
+
 def error_page(message: str, status: int, title: str | None = None) -> tuple[str, int]:
     """A plain page explaining what went wrong, with its status."""
     title = title or TITLES.get(status, "That did not work")
@@ -60,7 +109,19 @@ def _http_error(exc: HTTPException) -> tuple[str, int]:
     return error_page(str(description), code)
 
 
+def _database_error(exc: sqlite3.DatabaseError) -> tuple[str, int]:
+    # The app's writes let SQLite's errors through (sqlite-utils, db.writing()); those
+    # the person at the table can fix get a page, and the rest stay a 500, as bugs.
+    problem = database_problem(exc, "the database file")
+    if problem is None:
+        raise exc
+    current_app.logger.error("%s: %s", current_app.config["DATABASE"], exc)
+    title, message = problem
+    return error_page(message, 503, title)
+
+
 def init_app(app: Flask) -> None:
     """Register the error pages and the ``id`` URL converter."""
     app.url_map.converters["id"] = IdConverter
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(sqlite3.DatabaseError, _database_error)

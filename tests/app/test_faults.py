@@ -1,19 +1,23 @@
-"""Faults outside the app: a damaged key file, a throwaway database. What keeps the app
-from starting is one line on stderr and exit status 2."""
+"""Faults outside the app: a damaged key file, a throwaway database, a database that cannot
+be read or written. Each is one plain sentence: a page with 503 while serving, or one
+line on stderr and exit status 2 at start-up."""
 
 from __future__ import annotations
 
 import errno
 import os
+import re
+import sqlite3
 import stat
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from werkzeug.serving import BaseWSGIServer
 
-from companion import cli, create_app
+from companion import cli, create_app, db
 from companion.errors import StartupError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,3 +152,137 @@ def test_serve_with_a_throwaway_database_says_nothing_is_kept(tmp_path, monkeypa
     assert server.app.config["DATABASE_THROWAWAY"]
     line = refused_at_start(["init-db", "--db", ":memory:"], capsys)
     assert "nothing to prepare" in line
+
+
+# -- a database that cannot be read or written ----------------------------------
+
+
+def test_a_read_only_database_serves_pages_and_refuses_writes(app, table, capsys, served):
+    game_id = table.create_game(["Ann", "Bob", "Cy"])
+    table.record(game_id, 0, {1: "red-7 wild", 2: 9})
+    path = Path(app.config["DATABASE"])
+    os.chmod(path, 0o444)  # root can still write such a file: the app must not
+
+    read_only = create_app({"DATABASE": str(path), "SECRET_KEY": "test-secret"})
+    assert read_only.config["DATABASE_READONLY"]
+    before = table.snapshot()
+    on_it = type(table)(read_only.test_client())
+    home = on_it.client.get("/")
+    assert home.status_code == 200 and "The database is read-only" in on_it.text(home)
+    assert on_it.totals(on_it.scoreboard(game_id)) == (66, 0, 0)
+    for page in ("hands", "hands/new?out=1", "delete"):
+        assert on_it.client.get(f"/games/{game_id}/{page}").status_code == 200, page
+    refused = on_it.review(game_id, 1, {0: 5, 2: 5})
+    assert refused.status_code == 503
+    assert ("The database file is read-only, so the scores can be read but not changed"
+            in on_it.text(refused))
+    refused = on_it.client.post("/games", data=on_it.new_game_form())
+    assert refused.status_code == 503
+    assert table.snapshot() == before
+
+    assert cli.main(["serve", "--db", str(path), "--port", "0"]) == 0
+    assert f"scores read from {path} (read-only" in capsys.readouterr().out
+
+
+def test_a_read_only_database_that_needs_an_update_stops_the_start(tmp_path, capsys):
+    path = tmp_path / "old.sqlite3"
+    sqlite3.connect(path).close()  # an empty database: every migration pending
+    path.chmod(0o444)
+    with pytest.raises(StartupError, match="is read-only and needs an update"):
+        create_app({"DATABASE": str(path)})
+    assert "make it writable" in start_twice(path, capsys)
+
+
+def test_a_full_disk_refuses_writes_and_keeps_serving_reads(app, table, monkeypatch):
+    game_id = table.create_game([f"Player {n}" for n in range(10)])
+    picker = table.html(table.client.get(f"/games/{game_id}/hands/new?out=0"))
+    # The picker's fields as a browser sends them: enough to need new pages in the file.
+    form = dict.fromkeys(re.findall(r'name="(c-\d+-[^"]+)"', picker), "")
+    form.update({f"pts-{seat}": "5" for seat in range(1, 10)})
+    open_db = db.open_db
+
+    def full_disk(path, read_only=False):
+        # SQLite answers as on a full disk once the file would grow past its size now.
+        opened = open_db(path, read_only)
+        pages = opened.execute("PRAGMA page_count").fetchone()[0]
+        opened.execute(f"PRAGMA max_page_count = {pages}")
+        return opened
+
+    monkeypatch.setattr(db, "open_db", full_disk)
+    before = table.snapshot()
+    refused = table.post(f"/games/{game_id}/hands/review", {"out": "0", "hand_id": "0", **form})
+    assert refused.status_code == 503
+    assert "The disk holding the database file is full" in table.text(refused)
+    assert table.snapshot() == before
+    assert table.client.get(f"/games/{game_id}").status_code == 200
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    ("junk", "is not an SQLite database, or it is damaged"),
+    ("folder", "cannot be opened: check that its folder exists"),
+])
+def test_a_database_file_that_cannot_be_used_stops_the_start(tmp_path, capsys, make, says):
+    path = tmp_path / "scores.sqlite3"
+    if make == "junk":
+        path.write_bytes(b"These are the scores of Tuesday night.\n" * 100)
+    else:
+        path.mkdir()
+    with pytest.raises(StartupError, match=re.escape(f"{path} {says}")):
+        create_app({"DATABASE": str(path)})
+    assert f"{path} {says}" in start_twice(path, capsys)
+
+
+def test_a_folder_that_cannot_be_made_stops_the_start(tmp_path, capsys):
+    (tmp_path / "scores").write_text("a file where the folder should be")
+    path = tmp_path / "scores" / "companion.sqlite3"
+    line = start_twice(path, capsys)
+    assert f"The folder {path.parent} for the database cannot be made" in line
+
+
+def test_a_database_broken_while_serving_is_a_503_page(app, table, data_dir):
+    game_id = table.create_game(["Ann", "Bob"])
+    path = Path(app.config["DATABASE"])
+    path.write_bytes(b"\x00" * 8192)
+    broken = table.client.get(f"/games/{game_id}")
+    assert broken.status_code == 503
+    assert "The database file is not an SQLite database" in table.text(broken)
+    app.config["DATABASE"] = str(data_dir / "gone" / "companion.sqlite3")
+    gone = table.client.get("/")
+    assert gone.status_code == 503
+    assert "The database file cannot be opened" in table.text(gone)
+
+
+def sqlite_error(kind, message, code):
+    error = kind(message)
+    error.sqlite_errorcode = code
+    return error
+
+
+@pytest.mark.parametrize(("error", "says"), [
+    (sqlite_error(sqlite3.OperationalError, "disk I/O error", sqlite3.SQLITE_IOERR_WRITE),
+     "The disk failed while reading or writing the database file"),
+    (sqlite_error(sqlite3.OperationalError, "database is locked", sqlite3.SQLITE_BUSY),
+     "The database file is busy"),
+    (sqlite_error(sqlite3.DatabaseError, "database disk image is malformed",
+                  sqlite3.SQLITE_CORRUPT), "The database file is damaged"),
+    (sqlite_error(sqlite3.OperationalError, "attempt to write a readonly database",
+                  sqlite3.SQLITE_READONLY_DBMOVED), "The database file is read-only"),
+])
+def test_every_database_failure_one_can_fix_is_a_page(app, client, error, says):
+    def failing():
+        raise error
+
+    app.add_url_rule("/failing", view_func=failing)
+    response = client.get("/failing")
+    assert response.status_code == 503
+    assert says in response.get_data(as_text=True)
+
+
+def test_other_database_errors_stay_errors(app, client):
+    def buggy():
+        with closing(sqlite3.connect(":memory:")) as connection:
+            return str(connection.execute("select * from nowhere").fetchall())
+
+    app.add_url_rule("/buggy", view_func=buggy)
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        client.get("/buggy")
