@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from flask import Flask
+from werkzeug.debug import DebuggedApplication
 from werkzeug.serving import make_server
 
 from . import create_app
@@ -34,6 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--db", help="SQLite file (default: the user data folder); "
                                     ":memory: for a throwaway database")
+    serve.add_argument("--debug", action="store_true",
+                       help="show Werkzeug's debugger on errors (never where others can connect)")
     init = commands.add_parser("init-db", help="create or migrate the database, then exit")
     init.add_argument("--db", help="SQLite file (default: the user data folder)")
     args = parser.parse_args(argv)
@@ -49,11 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         readonly = " (read-only)" if app.config["DATABASE_READONLY"] else ""
         print(f"Database ready at {app.config['DATABASE']}{readonly}")
         return 0
-    return _serve(app, args.host, args.port)
+    return _serve(app, args.host, args.port, args.debug)
 
 
-def _serve(app: Flask, host: str, port: int) -> int:
-    server = make_server(host, port, app, threaded=True)
+def _serve(app: Flask, host: str, port: int, debug: bool) -> int:
+    # Only --debug turns debugging on: not FLASK_DEBUG, which Flask reads from the environment.
+    app.debug = debug
+    wsgi = DebuggedApplication(app, evalex=True) if debug else app
+    server = make_server(host, port, wsgi, threaded=True)
     port = server.server_port
     if app.config.get("DATABASE_THROWAWAY"):
         print("UNO companion: a throwaway database, the scores are not kept once it stops")
@@ -62,6 +68,10 @@ def _serve(app: Flask, host: str, port: int) -> int:
               "(read-only: they cannot be changed)")
     else:
         print(f"UNO companion: scores kept in {app.config['DATABASE']}")
+    if isinstance(wsgi, DebuggedApplication):
+        pin = f"asks for PIN {wsgi.pin}" if wsgi.pin else "has no PIN (WERKZEUG_DEBUG_PIN=off)"
+        print(f"Debug mode: errors show Werkzeug's debugger; its console {pin}. "
+              "Never use it where others can connect.")
     if host in ("0.0.0.0", "::"):
         print(f"Open http://127.0.0.1:{port}/ here", end="")
         address = lan_address()

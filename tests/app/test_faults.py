@@ -1,6 +1,6 @@
 """Faults outside the app: a damaged key file, a throwaway database, a database that cannot
-be read or written. Each is one plain sentence: a page with 503 while serving, or one
-line on stderr and exit status 2 at start-up."""
+be read or written, debug mode from the environment. Each is one plain sentence: a page
+with 503 while serving, or one line on stderr and exit status 2 at start-up."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from werkzeug.debug import DebuggedApplication
 from werkzeug.serving import BaseWSGIServer
 
 from companion import cli, create_app, db
@@ -286,3 +288,23 @@ def test_other_database_errors_stay_errors(app, client):
     app.add_url_rule("/buggy", view_func=buggy)
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
         client.get("/buggy")
+
+
+# -- debug mode ----------------------------------------------------------------
+
+
+def test_flask_debug_in_the_environment_does_not_debug_serve(tmp_path, monkeypatch, capsys,
+                                                              served):
+    monkeypatch.setenv("FLASK_DEBUG", "1")
+    assert cli.main(["serve", "--db", str(tmp_path / "s.sqlite3"), "--port", "0"]) == 0
+    (server,) = served
+    assert isinstance(server.app, Flask) and server.app.debug is False
+    assert "Debug" not in capsys.readouterr().out
+
+
+def test_serve_debug_runs_werkzeugs_debugger_and_says_so(tmp_path, capsys, served):
+    assert cli.main(["serve", "--db", str(tmp_path / "s.sqlite3"), "--port", "0",
+                     "--debug"]) == 0
+    (server,) = served
+    assert isinstance(server.app, DebuggedApplication) and server.app.app.debug is True
+    assert "Debug mode: errors show Werkzeug's debugger" in capsys.readouterr().out
