@@ -19,10 +19,18 @@ from . import csrf, db, errors
 #: htmx ships as a static file (see docs/decisions.md for why 2.0).
 HTMX_VERSION = "2.0.11"
 
+#: Host names always served: this machine's own, which no web page can rebind.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+
 
 def default_data_dir() -> Path:
     """Where the database lives unless told otherwise: the user's data folder."""
     return Path(os.environ.get("UNO_COMPANION_HOME") or platformdirs.user_data_dir("uno-companion"))
+
+
+def allowed_hosts() -> list[str]:
+    """Host names served besides this machine's: UNO_COMPANION_ALLOWED_HOSTS (comma-separated)."""
+    return os.environ.get("UNO_COMPANION_ALLOWED_HOSTS", "").replace(",", " ").split()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -39,6 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=os.environ.get("UNO_COMPANION_SECRET_KEY"),
         SESSION_COOKIE_SAMESITE="Lax",
         HTMX_VERSION=HTMX_VERSION,
+        TRUSTED_HOSTS=[*LOCAL_HOSTS, *allowed_hosts()],
     )
     if test_config:
         app.config.update(test_config)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import Flask, current_app, render_template
-from werkzeug.exceptions import HTTPException
+from flask import Flask, current_app, render_template, render_template_string, request
+from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.routing import IntegerConverter
 
 TITLES = {
@@ -49,6 +49,15 @@ DATABASE_PROBLEMS: dict[int, tuple[str, str]] = {
         "The database is busy",
         "{db} is busy (another program is writing to it): try again in a moment."),
 }
+
+#: The page for a request to a host name the app does not serve. It stands alone: Flask
+#: binds no URL adapter for such a request, so base.html's url_for() calls would fail.
+REFUSED_HOST_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Unknown address · UNO companion</title></head>
+<body><h1>Unknown address</h1><p>{{ message }}</p></body></html>
+"""
 
 #: The largest id SQLite can store (a signed 64-bit integer).
 MAX_ID = 2**63 - 1
@@ -120,8 +129,25 @@ def _database_error(exc: sqlite3.DatabaseError) -> tuple[str, int]:
     return error_page(message, 503, title)
 
 
+def _refused_host(exc: SecurityError) -> tuple[str, int]:
+    host = request.headers.get("Host", "")
+    message = (f"This server does not answer to the name “{host}”. Open it at the address "
+               "that uno-companion serve printed, or let it answer to this name: "
+               "uno-companion serve --allow-host NAME, or UNO_COMPANION_ALLOWED_HOSTS.")
+    return render_template_string(REFUSED_HOST_PAGE, message=message), 400
+
+
+def _refuse_unknown_host() -> None:
+    # Flask found the Host untrusted when binding URLs and kept that for dispatch; raise
+    # it before any other hook (the CSRF check would render a page that needs URLs).
+    if isinstance(request.routing_exception, SecurityError):
+        raise request.routing_exception
+
+
 def init_app(app: Flask) -> None:
-    """Register the error pages and the ``id`` URL converter."""
+    """Register the error pages, the host refusal and the ``id`` URL converter."""
     app.url_map.converters["id"] = IdConverter
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(SecurityError, _refused_host)
     app.register_error_handler(sqlite3.DatabaseError, _database_error)
+    app.before_request_funcs.setdefault(None, []).insert(0, _refuse_unknown_host)
