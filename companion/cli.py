@@ -9,13 +9,23 @@ from collections.abc import Sequence
 
 from flask import Flask
 from werkzeug.debug import DebuggedApplication
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from . import create_app
 from .errors import StartupError
 
 #: Addresses that listen on every network interface.
 ANY_ADDRESS = ("0.0.0.0", "::")
+
+
+class RequestHandler(WSGIRequestHandler):
+    """Werkzeug's request handler without the Server header, which names its and Python's versions."""
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        """Start the response as http.server does, minus the Server header."""
+        self.log_request(code)
+        self.send_response_only(code, message)
+        self.send_header("Date", self.date_time_string())
 
 
 def lan_addresses() -> list[str]:
@@ -83,7 +93,7 @@ def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> i
     app.config["TRUSTED_HOSTS"] = list(dict.fromkeys(
         [*app.config["TRUSTED_HOSTS"], *heard, *allow]))
     wsgi = DebuggedApplication(app, evalex=True) if debug else app
-    server = make_server(host, port, wsgi, threaded=True)
+    server = make_server(host, port, wsgi, threaded=True, request_handler=RequestHandler)
     port = server.server_port
     if app.config.get("DATABASE_THROWAWAY"):
         print("UNO companion: a throwaway database, the scores are not kept once it stops")

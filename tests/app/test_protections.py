@@ -1,4 +1,5 @@
-"""A local server answers only to its own names, so no web page reaches it by DNS rebinding."""
+"""What every local server needs: it answers only to its own names (no DNS rebinding), sends
+security headers and no version banner."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ import pytest
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from companion import cli, create_app
+
+#: What a response must carry, and the directives the policy must hold.
+HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
+           "X-Frame-Options": "DENY"}
+POLICY = {"default-src 'self'", "script-src 'self'", "style-src 'self'",
+          "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'",
+          "object-src 'none'"}
 
 
 @pytest.fixture(autouse=True)
@@ -73,6 +81,7 @@ def test_an_unknown_host_is_refused_with_a_page(table, client):
         assert response.status_code == 400
         assert "does not answer to the name “rebind.example" in table.text(response)
         assert "--allow-host" in table.text(response)
+        assert response.headers["Content-Security-Policy"]
     assert table.counts() == before
 
 
@@ -103,3 +112,52 @@ def test_serve_on_every_interface_answers_to_the_lan_addresses_it_prints(serve, 
     port = re.search(r"http://127\.0\.0\.1:(\d+)/", out).group(1)
     assert f"http://192.0.2.7:{port}/ or http://198.51.100.3:{port}/ on another phone" in out
     assert [status for status, _, _ in answers] == [200, 200, 200, 400, 400]
+
+
+# -- headers -----------------------------------------------------------------
+
+
+def assert_protected(response, name):
+    for header, value in HEADERS.items():
+        assert response.headers.get(header) == value, (name, header)
+    policy = {d.strip() for d in response.headers["Content-Security-Policy"].split(";")}
+    assert POLICY <= policy, name
+    assert not any("unsafe" in d for d in policy), name
+
+
+def test_every_response_carries_the_security_headers(table, client):
+    game_id = table.create_game(["Ann", "Bob"])
+    responses = {
+        "home": client.get("/"), "scoreboard": client.get(f"/games/{game_id}"),
+        "picker": client.get(f"/games/{game_id}/hands/new?out=0"),
+        "review": table.review(game_id, 0, {1: "red-7"}),
+        "redirect": client.post("/games", data=table.new_game_form()),
+        "static": client.get("/static/app.js"), "not found": client.get("/nowhere"),
+        "expired form": client.post(f"/games/{game_id}/delete"),
+        "preview": client.post(f"/games/{game_id}/hands/preview",
+                               data=table.hand_fields(0, {1: "red-1"}),
+                               headers={"HX-Request": "true", "X-CSRF-Token": table.token()}),
+    }
+    for name, response in responses.items():
+        assert_protected(response, name)
+        response.close()
+
+
+def test_pages_hold_no_inline_script_or_style(table, client):
+    # The policy refuses them: a page that had any would break in the browser.
+    game_id = table.create_game(["Ann", "Bob", "Cy"])
+    table.record(game_id, 0, {1: "red-7 wild", 2: 9})
+    for path in ("/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/hands",
+                 f"/games/{game_id}/hands/new?out=1", f"/games/{game_id}/delete", "/nowhere"):
+        source = table.html(client.get(path))
+        assert "<style" not in source and not re.search(r"\sstyle=", source), path
+        assert re.findall(r"<script(?![^>]*\ssrc=)", source) == [], path
+        assert not re.search(r"\son[a-z]+=|javascript:|hx-on|js:", source), path
+
+
+def test_serve_sends_no_server_banner(serve):
+    _, [(status, headers, body)] = serve([], ["localhost:{port}"])
+    assert status == 200 and "UNO companion" in body
+    assert "Server" not in headers
+    assert "Werkzeug" not in str(headers) and "Python" not in str(headers)
+    assert headers["X-Frame-Options"] == "DENY"
