@@ -1,16 +1,18 @@
 """What every local server needs: it answers only to its own names (no DNS rebinding), sends
-security headers and no version banner."""
+security headers and no version banner, and refuses request bodies larger than any form."""
 
 from __future__ import annotations
 
 import http.client
 import re
 import threading
+from urllib.parse import urlencode
 
 import pytest
+from werkzeug.datastructures import MultiDict
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from companion import cli, create_app
+from companion import MAX_BODY, cli, create_app
 
 #: What a response must carry, and the directives the policy must hold.
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
@@ -161,3 +163,37 @@ def test_serve_sends_no_server_banner(serve):
     assert "Server" not in headers
     assert "Werkzeug" not in str(headers) and "Python" not in str(headers)
     assert headers["X-Frame-Options"] == "DENY"
+
+
+# -- request bodies ------------------------------------------------------------
+
+
+def test_a_body_larger_than_the_limit_is_refused_with_a_page(table, client):
+    before = table.counts()
+    token = table.token()
+    big = f"csrf_token={token}&player=" + "A" * MAX_BODY
+    response = client.post("/games", data=big, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 413
+    assert "That request was too large to accept: nothing was saved." in table.text(response)
+    assert table.counts() == before
+
+
+def test_the_largest_real_form_is_far_below_the_limit(table, client):
+    # A ten-player classic game's card picker, every field filled to its maximum.
+    game_id = table.create_game([f"Player {n}" for n in range(10)])
+    picker = table.html(client.get(f"/games/{game_id}/hands/new?out=0"))
+    form = [(name, "") for name in re.findall(r'name="(c-[2-9]-[^"]+)"', picker)]
+    form += [(name, count) for name, count in
+             re.findall(r'name="(c-1-[^"]+)" min="0" max="(\d+)"', picker)]
+    form += [(f"pts-{seat}", "0") for seat in range(2, 10)]
+    form += [("out", "0"), ("hand_id", "0"), ("csrf_token", table.token())]
+    response = client.post(f"/games/{game_id}/hands/review", data=MultiDict(form))
+    assert response.status_code == 200, table.text(response)
+    assert len(form) > 500 and len(urlencode(form)) < MAX_BODY // 16
+
+
+def test_a_multipart_body_of_too_many_parts_is_refused(table, client):
+    fields = {f"f{n}": "x" for n in range(1500)}
+    response = client.post("/games", data={**fields, "csrf_token": table.token()},
+                           content_type="multipart/form-data")
+    assert response.status_code == 413
