@@ -7,19 +7,49 @@ import socket
 import sys
 from collections.abc import Sequence
 
-from werkzeug.serving import make_server
+from flask import Flask
+from werkzeug.debug import DebuggedApplication
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from . import create_app
+from .errors import StartupError
+
+#: Addresses that listen on every network interface.
+ANY_ADDRESS = ("0.0.0.0", "::")
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network, for other phones to use (None if unknown)."""
+class RequestHandler(WSGIRequestHandler):
+    """Werkzeug's request handler without the Server header, which names its and Python's versions."""
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        """Start the response as http.server does, minus the Server header."""
+        self.log_request(code)
+        self.send_response_only(code, message)
+        self.send_header("Date", self.date_time_string())
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on the local network, for other phones (may be none)."""
+    found: list[str] = []
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        found += [str(info[4][0]) for info in
+                  socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     except OSError:
-        return None
-    addresses = [str(info[4][0]) for info in infos]
-    return next((a for a in addresses if not a.startswith("127.")), None)
+        pass
+    # Many systems map their own name to 127.0.1.1 only; the default route's interface is
+    # the LAN one. Connecting a UDP socket only chooses a route: nothing is sent.
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            found.append(str(probe.getsockname()[0]))
+    except OSError:
+        pass
+    return list(dict.fromkeys(a for a in found if not a.startswith(("127.", "0."))))
+
+
+def url_host(address: str) -> str:
+    """An address as it appears in a URL or a Host header (IPv6 in brackets)."""
+    return f"[{address}]" if ":" in address else address
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -30,32 +60,72 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on; 0.0.0.0 lets other phones on the LAN connect")
     serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--db", help="SQLite file (default: the user data folder)")
+    serve.add_argument("--db", help="SQLite file (default: the user data folder); "
+                                    ":memory: for a throwaway database")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="also answer to this host name (repeatable; see also "
+                            "UNO_COMPANION_ALLOWED_HOSTS)")
+    serve.add_argument("--debug", action="store_true",
+                       help="show Werkzeug's debugger on errors (never where others can connect)")
     init = commands.add_parser("init-db", help="create or migrate the database, then exit")
     init.add_argument("--db", help="SQLite file (default: the user data folder)")
     args = parser.parse_args(argv)
 
-    app = create_app({"DATABASE": args.db} if args.db else None)
+    if args.command == "init-db" and args.db == ":memory:":
+        return _fail("a throwaway database (--db :memory:) is made by serve and removed when "
+                     "it stops: there is nothing to prepare")
+    try:
+        app = create_app({"DATABASE": args.db} if args.db else None)
+    except StartupError as exc:
+        return _fail(str(exc))
     if args.command == "init-db":
-        print(f"Database ready at {app.config['DATABASE']}")
+        readonly = " (read-only)" if app.config["DATABASE_READONLY"] else ""
+        print(f"Database ready at {app.config['DATABASE']}{readonly}")
         return 0
+    return _serve(app, args.host, args.port, args.allow_host, args.debug)
 
-    server = make_server(args.host, args.port, app, threaded=True)
+
+def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> int:
+    # Only --debug turns debugging on: not FLASK_DEBUG, which Flask reads from the environment.
+    app.debug = debug
+    lan = lan_addresses() if host in ANY_ADDRESS else []
+    heard = lan if host in ANY_ADDRESS else [url_host(host)]
+    app.config["TRUSTED_HOSTS"] = list(dict.fromkeys(
+        [*app.config["TRUSTED_HOSTS"], *heard, *allow]))
+    wsgi = DebuggedApplication(app, evalex=True) if debug else app
+    server = make_server(host, port, wsgi, threaded=True, request_handler=RequestHandler)
     port = server.server_port
-    print(f"UNO companion: scores kept in {app.config['DATABASE']}")
-    if args.host in ("0.0.0.0", "::"):
-        print(f"Open http://127.0.0.1:{port}/ here", end="")
-        address = lan_address()
-        print(f", or http://{address}:{port}/ on another phone" if address
-              else ", or this machine's LAN address on another phone")
+    if app.config.get("DATABASE_THROWAWAY"):
+        print("UNO companion: a throwaway database, the scores are not kept once it stops")
+    elif app.config["DATABASE_READONLY"]:
+        print(f"UNO companion: scores read from {app.config['DATABASE']} "
+              "(read-only: they cannot be changed)")
     else:
-        print(f"Open http://{args.host}:{port}/  (add --host 0.0.0.0 for other phones)")
+        print(f"UNO companion: scores kept in {app.config['DATABASE']}")
+    if isinstance(wsgi, DebuggedApplication):
+        pin = f"asks for PIN {wsgi.pin}" if wsgi.pin else "has no PIN (WERKZEUG_DEBUG_PIN=off)"
+        print(f"Debug mode: errors show Werkzeug's debugger; its console {pin}. "
+              "Never use it where others can connect.")
+    if host in ANY_ADDRESS:
+        others = " or ".join(f"http://{address}:{port}/" for address in lan)
+        print(f"Open http://127.0.0.1:{port}/ here, or " +
+              (f"{others} on another phone" if others
+               else "this machine's LAN address on another phone (add it with --allow-host)"))
+    else:
+        print(f"Open http://{url_host(host)}:{port}/  (add --host 0.0.0.0 for other phones)")
     sys.stdout.flush()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+    finally:
+        server.server_close()
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"uno-companion: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

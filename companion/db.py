@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 import sqlite_utils
 from flask import Flask, current_app, g
 from sqlite_utils.migrations import Migrations
+
+from .errors import StartupError
 
 if TYPE_CHECKING:
     from .store import GameCache
@@ -106,15 +113,46 @@ def bump_versions_on_any_change(db: sqlite_utils.Database) -> None:
                f"on games begin {bump.format('new.id')} end")
 
 
-def open_db(path: str) -> sqlite_utils.Database:
-    """Open (creating if need be) the database at ``path``."""
-    conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
+    """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
+    if read_only:
+        # SQLite's own read-only mode: every write fails with SQLITE_READONLY, even as root.
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+    else:
+        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     db = sqlite_utils.Database(conn)
     db.execute("PRAGMA foreign_keys = ON")
     if path != ":memory:":
-        db.execute("PRAGMA journal_mode = WAL")
+        if not read_only:
+            db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA busy_timeout = 5000")
     return db
+
+
+def read_only_file(path: str) -> bool:
+    """Whether the database file exists and is not to be written.
+
+    os.access() answers for the user the app runs as, but root passes it for any file
+    on a writable disk; so a file whose permissions let nobody write it counts as
+    read-only too, and ``chmod a-w`` keeps even root's server from changing the scores.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not os.access(path, os.W_OK) or not mode & 0o222
+
+
+def throwaway_path() -> str:
+    """A database path in a new temporary folder that is removed when the process exits.
+
+    A file rather than SQLite's ``:memory:``: each request opens its own connection, and
+    a memory database would be a new, empty one every time.
+    """
+    folder = tempfile.mkdtemp(prefix="uno-companion-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return os.path.join(folder, "throwaway.sqlite3")
 
 
 @contextmanager
@@ -139,14 +177,22 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     db.execute("COMMIT")
 
 
-def migrate(path: str) -> None:
-    """Bring the schema of the database at ``path`` up to date (once, at start-up)."""
+def migrate(path: str, read_only: bool = False) -> None:
+    """Bring the schema of the database at ``path`` up to date (once, at start-up).
+
+    A read-only database cannot be brought up to date: it must need nothing.
+    """
     from . import store  # derived state is computed the way the store computes it
 
-    db = open_db(path)
+    db = open_db(path, read_only)
     try:
-        migrations.apply(db)
-        store.fill_listing_state(db)
+        if not read_only:
+            migrations.apply(db)
+            store.fill_listing_state(db)
+        elif migrations.pending(db):
+            raise StartupError(
+                f"{path} is read-only and needs an update for this version of the app: make "
+                "it writable and start the app once, then make it read-only again.")
     finally:
         db.close()
 
@@ -154,7 +200,8 @@ def migrate(path: str) -> None:
 def get_db() -> sqlite_utils.Database:
     """The request's database, opened on first use."""
     if "db" not in g:
-        g.db = open_db(current_app.config["DATABASE"])
+        g.db = open_db(current_app.config["DATABASE"],
+                       read_only=current_app.config.get("DATABASE_READONLY", False))
     return g.db  # type: ignore[no-any-return]
 
 
@@ -168,7 +215,7 @@ def close_db(exc: BaseException | None = None) -> None:
 @click.command("init-db")
 def init_db_command() -> None:
     """Create or migrate the database file."""
-    migrate(current_app.config["DATABASE"])
+    migrate(current_app.config["DATABASE"], current_app.config.get("DATABASE_READONLY", False))
     click.echo(f"Database ready at {current_app.config['DATABASE']}")
 
 

@@ -1,13 +1,17 @@
 """Error pages: every refusal is a page that says what happened, with its status.
 
 Views refuse with ``abort(status, description=message)``; the handlers here turn
-that (and Werkzeug's own refusals) into the same plain page, app-wide.
+that (and Werkzeug's own refusals) into the same plain page, app-wide. A database
+that cannot be read or written is told in one sentence: on a page (503) while
+serving, or as a ``StartupError`` that the command line prints instead of starting.
 """
 
 from __future__ import annotations
 
-from flask import Flask, render_template
-from werkzeug.exceptions import HTTPException
+import sqlite3
+
+from flask import Flask, current_app, render_template, render_template_string, request
+from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.routing import IntegerConverter
 
 TITLES = {
@@ -15,8 +19,52 @@ TITLES = {
     409: "That did not work", 413: "Too much at once",
 }
 
+#: SQLite failures someone at the table can fix, by primary result code: a title, and a
+#: sentence where ``{db}`` is "the database file" on a page, its path on the command line.
+DATABASE_PROBLEMS: dict[int, tuple[str, str]] = {
+    sqlite3.SQLITE_READONLY: (
+        "The scores are read-only",
+        ("{db} is read-only, so the scores can be read but not changed: make it writable "
+         "(or start the app as the file's owner), then try again.")),
+    sqlite3.SQLITE_FULL: (
+        "The disk is full",
+        ("The disk holding {db} is full, so nothing more can be saved: free some space, "
+         "then try again.")),
+    sqlite3.SQLITE_NOTADB: (
+        "Not a scores database",
+        ("{db} is not an SQLite database, or it is damaged: start the app with another "
+         "database file, or put back a copy from a backup.")),
+    sqlite3.SQLITE_CORRUPT: (
+        "The database is damaged",
+        ("{db} is damaged: put back a copy from a backup, or start the app with another "
+         "database file.")),
+    sqlite3.SQLITE_CANTOPEN: (
+        "The database cannot be opened",
+        ("{db} cannot be opened: check that its folder exists and that the app may write "
+         "there.")),
+    sqlite3.SQLITE_IOERR: (
+        "The disk failed",
+        "The disk failed while reading or writing {db}: check the disk, then try again."),
+    sqlite3.SQLITE_BUSY: (
+        "The database is busy",
+        "{db} is busy (another program is writing to it): try again in a moment."),
+}
+
+#: The page for a request to a host name the app does not serve. It stands alone: Flask
+#: binds no URL adapter for such a request, so base.html's url_for() calls would fail.
+REFUSED_HOST_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Unknown address · UNO companion</title></head>
+<body><h1>Unknown address</h1><p>{{ message }}</p></body></html>
+"""
+
 #: The largest id SQLite can store (a signed 64-bit integer).
 MAX_ID = 2**63 - 1
+
+
+class StartupError(Exception):
+    """What keeps the app from starting, in one line (the command line prints it, exits 2)."""
 
 
 class IdConverter(IntegerConverter):
@@ -40,6 +88,21 @@ def row_id(value: object) -> int | None:
     return number if 1 <= number <= MAX_ID else None
 
 
+def database_problem(exc: sqlite3.Error, db: str) -> tuple[str, str] | None:
+    """A title and a sentence naming ``db`` for an SQLite failure one can fix; None for others."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if not isinstance(code, int):
+        return None
+    # Extended codes (SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...) keep the primary
+    # code in their low byte.
+    problem = DATABASE_PROBLEMS.get(code & 0xFF)
+    if problem is None:
+        return None
+    title, sentence = problem
+    text = sentence.format(db=db)
+    return title, text[:1].upper() + text[1:]
+
+
 def error_page(message: str, status: int, title: str | None = None) -> tuple[str, int]:
     """A plain page explaining what went wrong, with its status."""
     title = title or TITLES.get(status, "That did not work")
@@ -60,7 +123,36 @@ def _http_error(exc: HTTPException) -> tuple[str, int]:
     return error_page(str(description), code)
 
 
+def _database_error(exc: sqlite3.DatabaseError) -> tuple[str, int]:
+    # The app's writes let SQLite's errors through (sqlite-utils, db.writing()); those
+    # the person at the table can fix get a page, and the rest stay a 500, as bugs.
+    problem = database_problem(exc, "the database file")
+    if problem is None:
+        raise exc
+    current_app.logger.error("%s: %s", current_app.config["DATABASE"], exc)
+    title, message = problem
+    return error_page(message, 503, title)
+
+
+def _refused_host(exc: SecurityError) -> tuple[str, int]:
+    host = request.headers.get("Host", "")
+    message = (f"This server does not answer to the name “{host}”. Open it at the address "
+               "that uno-companion serve printed, or let it answer to this name: "
+               "uno-companion serve --allow-host NAME, or UNO_COMPANION_ALLOWED_HOSTS.")
+    return render_template_string(REFUSED_HOST_PAGE, message=message), 400
+
+
+def _refuse_unknown_host() -> None:
+    # Flask found the Host untrusted when binding URLs and kept that for dispatch; raise
+    # it before any other hook (the CSRF check would render a page that needs URLs).
+    if isinstance(request.routing_exception, SecurityError):
+        raise request.routing_exception
+
+
 def init_app(app: Flask) -> None:
-    """Register the error pages and the ``id`` URL converter."""
+    """Register the error pages, the host refusal and the ``id`` URL converter."""
     app.url_map.converters["id"] = IdConverter
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(SecurityError, _refused_host)
+    app.register_error_handler(sqlite3.DatabaseError, _database_error)
+    app.before_request_funcs.setdefault(None, []).insert(0, _refuse_unknown_host)
