@@ -49,6 +49,19 @@ def allowed_hosts() -> list[str]:
     return os.environ.get("UNO_COMPANION_ALLOWED_HOSTS", "").replace(",", " ").split()
 
 
+def resource_folder(name: str) -> str:
+    """Where the app's ``templates`` or ``static`` folder is.
+
+    An installed wheel carries them inside the package (pyproject.toml maps them
+    there); a checkout, or an editable install of one, has them at the top of the
+    repository, beside the package.
+    """
+    packaged = Path(__file__).resolve().parent / name
+    if packaged.is_dir():
+        return str(packaged)
+    return str(Path(__file__).resolve().parent.parent / name)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``test_config`` overrides settings (tests pass DATABASE, SECRET_KEY).
 
@@ -56,7 +69,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     process exits, with a key kept in memory. Raises ``errors.StartupError`` when the
     database or the secret key cannot be used, saying what to do.
     """
-    app = Flask(__name__, template_folder="../templates", static_folder="../static")
+    app = Flask(__name__, template_folder=resource_folder("templates"),
+                static_folder=resource_folder("static"))
     data_dir = default_data_dir()
     app.config.from_mapping(
         DATABASE=os.environ.get("UNO_COMPANION_DB") or str(data_dir / "companion.sqlite3"),

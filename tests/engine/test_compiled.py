@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import os
 import shlex
 import shutil
@@ -134,3 +135,12 @@ def test_inside_the_compiled_run_the_engine_is_compiled() -> None:
         file = importlib.import_module(name).__file__
         assert file is not None and file.endswith(EXT_SUFFIX)
     assert load_bench().engine_build()[0] == "compiled with mypyc"
+
+
+def test_the_compiled_wheel_serves_every_page(compiled_site: Path) -> None:
+    # The compiled build installs the whole app, not only a faster engine.
+    spec = importlib.util.spec_from_file_location("test_install", ROOT / "tests" / "test_install.py")
+    assert spec is not None and spec.loader is not None
+    install = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(install)
+    assert "every page served from" in install.serves_every_page(compiled_site)
