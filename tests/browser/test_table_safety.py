@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 import unicodedata
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,10 +67,10 @@ def test_enter_in_a_typed_total_keeps_who_went_out(page: Page, live_app: Flask) 
     page.keyboard.type("25")
     with page.expect_navigation() as nav:
         page.keyboard.press("Enter")
-    assert nav.value is not None and nav.value.status == 400
-    expect(page.get_by_role("alert")).to_contain_text("Enter Cy's cards, or type their total")
     expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
+    expect(page.get_by_role("alert")).to_contain_text("Enter Cy's cards, or type their total")
     expect(typed_total(page, "Bob")).to_have_value("25")
+    assert nav.value is not None and nav.value.status == 400
     # Cy's total, Enter again: the review, with Ann out and both totals.
     typed_total(page, "Cy").tap()
     page.keyboard.type("0")
@@ -171,6 +173,47 @@ def test_double_tap_on_save_records_one_hand(page: Page, live_app: Flask) -> Non
     page.get_by_role("button", name="Save hand").dblclick()
     expect(page.locator("#standings")).to_be_visible()
     expect(page.get_by_text("1 hand played")).to_be_visible()
+    assert live_hands(live_app) == 1
+
+
+def test_double_tap_on_a_slow_save_records_one_hand(page: Page, live_app: Flask) -> None:
+    start_game(page, "classic", ["Ann", "Bob", "Cy"])
+    pick_went_out(page, "Ann")
+    typed_total(page, "Bob").fill("5")
+    typed_total(page, "Cy").fill("6")
+    page.get_by_role("button", name="Review hand").click()
+    expect(page.get_by_role("heading", name="Review hand 1")).to_be_visible()
+    # A slow network: the first Save is recorded, but its answer reaches the phone only
+    # once the second tap has been sent, so both taps reach the server.
+    first_saved, second_sent = threading.Event(), threading.Event()
+    saves: list[str] = []
+    app = live_app.wsgi_app
+
+    def slow_saves(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ["REQUEST_METHOD"] != "POST" or not re.fullmatch(r"/games/[0-9]+/hands",
+                                                                   environ["PATH_INFO"]):
+            return app(environ, start_response)
+        saves.append(environ["PATH_INFO"])
+        if len(saves) > 1:
+            second_sent.set()
+            return app(environ, start_response)
+        answer = list(app(environ, start_response))
+        first_saved.set()
+        second_sent.wait(10)
+        return answer
+
+    live_app.wsgi_app = slow_saves  # type: ignore[method-assign]
+    save = page.get_by_role("button", name="Save hand")
+    save.scroll_into_view_if_needed()
+    box = save.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    assert first_saved.wait(10), "the first tap on Save hand sent nothing"
+    page.touchscreen.tap(x, y)  # Playwright's own tap would wait for the first answer
+    expect(page.get_by_role("alert")).to_contain_text("Already saved")
+    expect(page.get_by_text("1 hand played")).to_be_visible()
+    assert len(saves) == 2
     assert live_hands(live_app) == 1
 
 
