@@ -24,10 +24,18 @@ def card_label(card: Card) -> str:
 
 @cache
 def chip(card: Card) -> Markup:
-    """A card as a small colored chip, its face printed on it (history and review)."""
-    color = card.color.value if card.color else "black"
-    return Markup(f'<span class="chip {color}" title="{card.text}">'
-                  f"{escape(card_label(card))}</span>")
+    """A card as a small colored chip, its face printed on it (history and review).
+
+    Color is never the only cue (red and green look alike to many players): a colored
+    card's chip starts with its color's letter (R, Y, G, B), and names the card in full
+    in its title.
+    """
+    if card.color is None:
+        return Markup(f'<span class="chip black" title="{card.text}">'
+                      f"{escape(card_label(card))}</span>")
+    color = card.color.value
+    return Markup(f'<span class="chip {color}" title="{card.text}"><span class="cue">'
+                  f'{color[0].upper()}</span> {escape(card_label(card))}</span>')
 
 
 def chips(cards: Iterable[Card]) -> Markup:

@@ -139,6 +139,27 @@ class Standings:
             best = max(self.totals[s] for s in contenders)
         return tuple(s for s in contenders if self.totals[s] == best)
 
+    def ranking(self) -> tuple[tuple[int, int], ...]:
+        """Every seat with its place, best first: winners, then the players still in by
+        their totals (most points first, or fewest where points count against), then the
+        eliminated, the last one out first. Ties share a place (1, 1, 3).
+
+        >>> score_game(ScoringMode.STANDARD, 3, [HandOutcome(1, {0: 20, 2: 20})], 500).ranking()
+        ((1, 1), (2, 0), (2, 2))
+        """
+        out_at = {seat: hand.number for hand in self.hands for seat in hand.eliminated}
+        sign = 1 if self.mode.charges_holder else -1
+
+        def key(seat: int) -> tuple[bool, bool, int, int]:
+            return (seat not in self.winners, seat in out_at, -out_at.get(seat, 0),
+                    sign * self.totals[seat])
+
+        places: list[tuple[int, int]] = []
+        for i, seat in enumerate(sorted(range(self.seats), key=lambda s: (key(s), s))):
+            tied = bool(places) and key(places[-1][1]) == key(seat)
+            places.append((places[-1][0] if tied else i + 1, seat))
+        return tuple(places)
+
     def to_go(self, seat: int) -> int | None:
         """Points (or wins) this seat still needs to reach the target."""
         if self.target is None:

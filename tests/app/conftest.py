@@ -252,9 +252,10 @@ class TableActions:
 
     @classmethod
     def totals(cls, response: TestResponse) -> tuple[int, ...]:
-        """The scoreboard's totals, seat by seat."""
-        return tuple(int(n) for n in
-                     re.findall(r'<td class="num total">(-?\d+)</td>', cls.html(response)))
+        """The scoreboard's totals, seat by seat (the rows themselves are ranked)."""
+        rows = cls.standings_rows(response)
+        return tuple(int(re.search(r'<td class="num total">(-?\d+)</td>', rows[seat]).group(1))
+                     for seat in sorted(rows))
 
     @classmethod
     def standings_rows(cls, response: TestResponse) -> dict[int, str]:

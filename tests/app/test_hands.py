@@ -147,8 +147,8 @@ def test_review_shows_the_hand_and_stores_nothing(table, game_id):
     assert review.status_code == 200
     assert review.headers["Cache-Control"] == "no-store"
     assert "Review hand 1" in page and "Ann went out." in page
-    assert "Bob: 57 pts 7 Wild" in page and "Cy: 12 pts (typed)" in page
-    assert '<span class="chip red" title="red-7">7</span>' in table.html(review)
+    assert "Bob: 57 pts R 7 Wild" in page and "Cy: 12 pts (typed)" in page
+    assert '<span class="chip red" title="red-7"><span class="cue">R</span> 7</span>' in table.html(review)
     assert "This hand: Ann +69" in page
     assert "Save hand" in page
     assert table.counts()["hands"] == 0
@@ -173,7 +173,7 @@ def test_history_lists_hands_with_cards_and_points(table, client, game_id):
     source = table.html(response)
     assert response.status_code == 200
     assert page.index("Hand 2: Cy went out") < page.index("Hand 1: Ann went out")
-    assert "Bob held 7 Wild = 57" in page
+    assert "Bob held R 7 Wild = 57" in page
     assert "Cy held 12 points (typed)" in page
     assert "+69" in page and "+20" in page
     for hand_id in table.hand_ids(game_id):

@@ -8,14 +8,14 @@ WIN_250 = "wild wild-dip wild-draw2 red-skip yellow-skip green-skip blue-skip re
 
 #: (variant, new-game fields, cards Bob is caught with, their points, how the picker shows one).
 VARIANT_HANDS = [
-    ("classic", {}, "red-7 blue-skip wild", 77, '<span class="chip blue" title="blue-skip">Skip</span>'),
+    ("classic", {}, "red-7 blue-skip wild", 77, '<span class="chip blue" title="blue-skip"><span class="cue">B</span> Skip</span>'),
     ("classic", {"blank_cards": "2", "blank_value": "30"}, "blank blank wild-swap", 110,
      '<span class="chip black" title="blank">Blank</span>'),
-    ("wild-jackpot", {}, "red-jackpot", 40, '<span class="chip red" title="red-jackpot">Jackpot</span>'),
+    ("wild-jackpot", {}, "red-jackpot", 40, '<span class="chip red" title="red-jackpot"><span class="cue">R</span> Jackpot</span>'),
     ("wild-jackpot", {}, "blue-jackpot wild-jackpot green-2", 92,
      '<span class="chip black" title="wild-jackpot">Wild Jackpot</span>'),
     ("pizza-pizza", {}, "red-draw1 wild-dip wild-draw2 blue-9", 129,
-     '<span class="chip red" title="red-draw1">+1</span>'),
+     '<span class="chip red" title="red-draw1"><span class="cue">R</span> +1</span>'),
     ("star-wars", {}, "wild-droid red-3", 53, '<span class="chip black" title="wild-droid">Build a Droid</span>'),
 ]
 

@@ -489,3 +489,22 @@ def test_starting_scores_rank_the_players_before_any_hand(mode, seats, start, le
 def test_impossible_starting_scores_are_refused(mode, seats, start, message):
     with pytest.raises(ScoringError, match=message):
         new_standings(mode, seats, 500, totals=start)
+
+
+# -- ranking: who is where, for the scoreboard ------------------------------------------
+
+
+@pytest.mark.parametrize("mode, seats, hands, target, ranking", [
+    (STANDARD, 3, [H(1, s0=20, s2=20)], 500, ((1, 1), (2, 0), (2, 2))),
+    (STANDARD, 3, [H(2, s0=300, s1=250)], 500, ((1, 2), (2, 0), (2, 1))),
+    (LOWEST, 3, [H(0, s1=30, s2=10)], 500, ((1, 0), (2, 2), (3, 1))),
+    (PARTNERS, 4, [H(1, s0=10, s2=15)], 500, ((1, 1), (1, 3), (3, 0), (3, 2))),
+    (TALLY, 3, [H(2), H(2), H(0)], None, ((1, 2), (2, 0), (3, 1))),
+    # Challenge: the players left by points charged, then the eliminated, last out first.
+    (CHALLENGE, 4, [H(0, s1=60, s2=10, s3=5), H(0, s2=45, s3=5)], 50,
+     ((1, 0), (2, 3), (3, 2), (4, 1))),
+    # A finished game puts its winner first, whatever the totals.
+    (CHALLENGE, 3, [H(0, s1=60, s2=60)], 50, ((1, 0), (2, 1), (2, 2))),
+])
+def test_ranking_puts_the_best_first_and_ties_share_a_place(mode, seats, hands, target, ranking):
+    assert score_game(mode, seats, hands, target).ranking() == ranking
