@@ -57,22 +57,44 @@
     changed(input);
   }
 
-  // New game: show a few seats, reveal more on demand.
+  // New game: show a few seats, reveal more on demand, never more than the variant seats
+  // (the variant's part of the form, swapped in by htmx, says how many: data-max-players).
+  function seatsOf(list) {
+    const seats = Array.from(list.querySelectorAll(".seat"));
+    const max = parseInt(list.dataset.max, 10) || seats.length;
+    const named = (seat) => seat.querySelector("input[type=text]").value.trim() !== "";
+    return { seats, open: seats.filter((seat, i) => i < max || named(seat)), named };
+  }
+  function refreshAddSeat(list) {
+    const add = list.parentElement.querySelector("[data-add-seat]");
+    if (add) add.hidden = !seatsOf(list).open.some((s) => s.hidden);
+  }
   function setUpSeats(root) {
     root.querySelectorAll(".seat-list").forEach((list) => {
-      const seats = Array.from(list.querySelectorAll(".seat"));
+      const { seats, open, named } = seatsOf(list);
       const show = parseInt(list.dataset.show, 10) || seats.length;
-      seats.forEach((seat, i) => { seat.hidden = i >= show && !seat.querySelector("input[type=text]").value; });
+      seats.forEach((seat, i) => { seat.hidden = !open.includes(seat) || (i >= show && !named(seat)); });
       const add = list.parentElement.querySelector("[data-add-seat]");
-      if (!add) return;
-      const refresh = () => { add.hidden = !seats.some((s) => s.hidden); };
-      add.onclick = () => {
-        const next = seats.find((s) => s.hidden);
-        if (next) { next.hidden = false; next.querySelector("input[type=text]").focus(); }
-        refresh();
-      };
-      refresh();
+      if (add) {
+        add.onclick = () => {
+          const next = seatsOf(list).open.find((s) => s.hidden);
+          if (next) { next.hidden = false; next.querySelector("input[type=text]").focus(); }
+          refreshAddSeat(list);
+        };
+      }
+      refreshAddSeat(list);
     });
+  }
+  function onVariantSwapped() {
+    const settings = document.getElementById("variant-settings");
+    const list = document.querySelector(".seat-list");
+    if (!settings || !list || list.dataset.max === settings.dataset.maxPlayers) return;
+    list.dataset.max = settings.dataset.maxPlayers;
+    const { seats, open, named } = seatsOf(list);
+    seats.forEach((seat) => { if (!open.includes(seat)) seat.hidden = true; });
+    // A smaller variant hides its extra empty seats; a bigger one lets "Add a player" show more.
+    seats.forEach((seat) => { if (open.includes(seat) && named(seat)) seat.hidden = false; });
+    refreshAddSeat(list);
   }
 
   // New game: Enter in a name moves on to the next name (showing its seat) instead of
@@ -81,13 +103,13 @@
     const input = event.target;
     if (event.key !== "Enter" || !input.matches || !input.matches(".seat input[type=text]")) return;
     event.preventDefault();
-    const seats = Array.from(input.closest(".seat-list").querySelectorAll(".seat"));
-    const next = seats[seats.indexOf(input.closest(".seat")) + 1];
+    const list = input.closest(".seat-list");
+    const { open } = seatsOf(list);
+    const next = open[open.indexOf(input.closest(".seat")) + 1];
     if (!next) return;
     next.hidden = false;
     next.querySelector("input[type=text]").focus();
-    const add = input.closest(".seat-list").parentElement.querySelector("[data-add-seat]");
-    if (add) add.hidden = !seats.some((s) => s.hidden);
+    refreshAddSeat(list);
   }
 
   function setUp(root) {
@@ -102,4 +124,5 @@
     keepAwake();
   });
   document.addEventListener("htmx:load", (event) => setUp(event.target));
+  document.addEventListener("htmx:afterSettle", onVariantSwapped);
 })();

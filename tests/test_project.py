@@ -24,9 +24,10 @@ def test_htmx_is_the_pinned_release():
 def test_readme_gives_two_commands_and_ci_runs_the_test_one():
     readme = (ROOT / "README.md").read_text()
     commands = [c.strip() for c in re.findall(r"```sh\n(.+?)\n\s*```", readme)]
+    venv = "python3 -m venv --without-pip .venv && python3 -m pip --python .venv/bin/python"
     assert commands == [
-        "python3 -m pip install -e . && uno-companion serve",
-        "python3 -m pip install -e '.[test]' && python3 -m pytest",
+        f"{venv} install -e . && .venv/bin/uno-companion serve",
+        f"{venv} install -e '.[test]' && .venv/bin/python -m pytest",
     ]
     ci = (ROOT / ".ci" / "run").read_text()
     assert commands[1] in ci
