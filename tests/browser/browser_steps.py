@@ -54,5 +54,8 @@ def record_hand(page: Page, went_out: str, cards: dict[int, dict[str, int]],
 
 
 def totals(page: Page) -> list[str]:
-    """The scoreboard's totals, in seat order."""
-    return page.locator("#standings td.total").all_inner_texts()
+    """The scoreboard's totals, in seat order (the rows themselves are ranked)."""
+    rows = page.locator("#standings tbody tr")
+    by_seat = {int(rows.nth(i).get_attribute("data-seat") or 0):
+               rows.nth(i).locator("td.total").inner_text() for i in range(rows.count())}
+    return [by_seat[seat] for seat in sorted(by_seat)]

@@ -19,6 +19,8 @@ def assert_fits_phone(page: Page) -> None:
     small = page.evaluate(f"""() => Array.from(document.querySelectorAll(
             'button, a.button, .game-link, label.cell, input[type=text], input[type=number], select, summary, .bar a'))
         .filter(el => el.offsetParent !== null && getComputedStyle(el).opacity !== '0')
+        // a form's hidden default button (what Enter presses) is no tap target
+        .filter(el => el.getAttribute('aria-hidden') !== 'true')
         .map(el => [el.textContent.trim().slice(0, 30) || el.name, el.getBoundingClientRect()])
         .filter(([, r]) => r.height < {MIN_TARGET} - 0.5 || r.width < {MIN_TARGET} - 0.5)
         .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
