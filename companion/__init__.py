@@ -77,7 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=os.environ.get("UNO_COMPANION_SECRET_KEY"),
         SESSION_COOKIE_SAMESITE="Lax",
         HTMX_VERSION=HTMX_VERSION,
-        TRUSTED_HOSTS=[*LOCAL_HOSTS, *allowed_hosts()],
+        ALLOWED_HOSTS=[*LOCAL_HOSTS, *allowed_hosts()],
         MAX_CONTENT_LENGTH=MAX_BODY,
         MAX_FORM_MEMORY_SIZE=MAX_BODY,
     )

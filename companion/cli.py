@@ -90,8 +90,8 @@ def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> i
     app.debug = debug
     lan = lan_addresses() if host in ANY_ADDRESS else []
     heard = lan if host in ANY_ADDRESS else [url_host(host)]
-    app.config["TRUSTED_HOSTS"] = list(dict.fromkeys(
-        [*app.config["TRUSTED_HOSTS"], *heard, *allow]))
+    app.config["ALLOWED_HOSTS"] = list(dict.fromkeys(
+        [*app.config["ALLOWED_HOSTS"], *heard, *allow]))
     wsgi = DebuggedApplication(app, evalex=True) if debug else app
     server = make_server(host, port, wsgi, threaded=True, request_handler=RequestHandler)
     port = server.server_port

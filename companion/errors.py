@@ -142,11 +142,21 @@ def _refused_host(exc: SecurityError) -> tuple[str, int]:
     return render_template_string(REFUSED_HOST_PAGE, message=message), 400
 
 
+def host_name(host: str) -> str:
+    """The name in a Host header, without its port: "[::1]:5000" -> "[::1]"."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[:host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
 def _refuse_unknown_host() -> None:
-    # Flask found the Host untrusted when binding URLs and kept that for dispatch; raise
-    # it before any other hook (the CSRF check would render a page that needs URLs).
-    if isinstance(request.routing_exception, SecurityError):
-        raise request.routing_exception
+    # Checked here rather than with Flask's TRUSTED_HOSTS: Werkzeug's own matching
+    # reads an IPv6 name such as [::1] up to its first colon, and refused it from 3.1.9.
+    # Runs before any other hook (the CSRF check renders a page).
+    allowed = current_app.config["ALLOWED_HOSTS"]
+    if host_name(request.headers.get("Host", "")) not in {h.lower() for h in allowed}:
+        raise SecurityError("unknown host")
 
 
 def init_app(app: Flask) -> None:
