@@ -4,24 +4,26 @@ Modelled on flaskr's tests: ``app``, ``client`` and ``runner`` fixtures, and an 
 class (flaskr's ``AuthActions``) for the steps most tests share: reading the CSRF token
 off a page, starting a game, recording a hand through review and save, and reading
 back what a page shows or the database holds. The helpers live on the class, so test
-modules need no import from this file.
+modules need no import from this file. Pages are read as parsed HTML (BeautifulSoup over
+Python's html.parser, queried with CSS selectors), each page parsed once.
 """
 
 from __future__ import annotations
 
-import html
+import json
 import os
-import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from html.parser import HTMLParser
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import pytest
 import sqlite_utils
+from bs4 import BeautifulSoup, SoupStrainer
+from bs4.element import PreformattedString, Tag
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from werkzeug.datastructures import MultiDict
@@ -102,32 +104,45 @@ def game_id(table: TableActions) -> int:
     return table.create_game(["Ann", "Bob", "Cy"])
 
 
-class _PageText(HTMLParser):
-    """Collects a page's visible text (script and style left out)."""
+#: Elements a browser lays out inline: their text runs into the text around them.
+INLINE = frozenset({"a", "abbr", "b", "bdi", "code", "em", "i", "label", "output", "small",
+                    "span", "strong"})
+#: Elements whose content is never shown as text.
+UNSEEN = frozenset({"script", "style", "template"})
+#: What is parsed of a page fetched only for its hidden fields (a picker is 30-50 KB of HTML).
+HIDDEN_INPUTS = SoupStrainer("input", attrs={"type": "hidden"})
 
-    INLINE = frozenset({"a", "abbr", "b", "bdi", "code", "em", "i", "label", "output",
-                        "small", "span", "strong"})
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._hidden = 0
+@lru_cache(maxsize=16)
+def _parse(source: str) -> BeautifulSoup:
+    """A page's HTML source parsed (once: the helpers that read the same page share it)."""
+    return BeautifulSoup(source, features="html.parser")
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "template"):
-            self._hidden += 1
-        elif tag not in self.INLINE:
-            self.parts.append(" ")
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "template"):
-            self._hidden = max(0, self._hidden - 1)
-        elif tag not in self.INLINE:
-            self.parts.append(" ")
+def _seen_text(element: Tag, parts: list[str]) -> None:
+    """Append the text a reader sees in ``element``, a space either side of each block."""
+    for child in element.children:
+        if isinstance(child, Tag):
+            if child.name in INLINE:
+                _seen_text(child, parts)
+            elif child.name not in UNSEEN:
+                parts.append(" ")
+                _seen_text(child, parts)
+                parts.append(" ")
+        elif not isinstance(child, PreformattedString):  # comments, the doctype
+            parts.append(child)
 
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.parts.append(data)
+
+def _hidden_inputs(element: Tag) -> list[tuple[str, str]]:
+    """The hidden inputs in ``element`` (a page or a form), in order, as a browser sends them."""
+    return [(str(field["name"]), str(field.get("value", "")))
+            for field in element.select("input[type=hidden][name]")]
+
+
+def _saves_a_hand(action: str) -> bool:
+    """Whether a form's action saves a hand: .../hands (a new one) or .../hands/<id>."""
+    path, _, last = action.rpartition("/")
+    return last == "hands" or (last.isdigit() and path.endswith("/hands"))
 
 
 class TableActions:
@@ -145,9 +160,9 @@ class TableActions:
 
     def token(self, url: str = "/") -> str:
         """The CSRF token a page carries (every page sets it for htmx on <body>)."""
-        found = re.search(r'"X-CSRF-Token": "([^"]+)"', self.html(self.client.get(url)))
-        assert found, f"no CSRF token on {url}"
-        self._token = found.group(1)
+        body = self.page(self.client.get(url)).body
+        assert body is not None and body.has_attr("hx-headers"), f"no CSRF token on {url}"
+        self._token = str(json.loads(str(body["hx-headers"]))["X-CSRF-Token"])
         return self._token
 
     def post(self, url: str, data: Mapping[str, Any] | None = None, **kwargs: Any) -> TestResponse:
@@ -159,10 +174,9 @@ class TableActions:
     def new_game_form(self, players: Sequence[str] = ("Ann", "Bob", "Cy"),
                       variant: str = "classic", **fields: Any) -> dict[str, Any]:
         """A filled new-game form, with the token and submission id the page gave."""
-        form = self.client.get(f"/games/new?variant={variant}")
+        form = self._hidden_fields_at(f"/games/new?variant={variant}")
         # What a browser sends untouched: hidden fields, and classic's Wild Swap box (checked).
-        return {**dict(self.hidden_fields(form)), **({"wild_swap": "1"} if variant == "classic"
-                                                     else {}),
+        return {**dict(form), **({"wild_swap": "1"} if variant == "classic" else {}),
                 "variant": variant, "player": list(players), **fields}
 
     def create_game(self, players: Sequence[str] = ("Ann", "Bob", "Cy"),
@@ -184,9 +198,15 @@ class TableActions:
         """The entry's key and game version, as the picker page for ``out`` carries them."""
         url = (f"/games/{game_id}/hands/{hand_id}/edit?out={out}" if hand_id
                else f"/games/{game_id}/hands/new?out={out}")
-        page = self.html(self.client.get(url))
-        return {name: html.unescape(value) for name, value in re.findall(
-            r'<input type="hidden" name="(entry|version)" value="([^"]*)">', page)}
+        return {name: value for name, value in self._hidden_fields_at(url)
+                if name in ("entry", "version")}
+
+    def _hidden_fields_at(self, url: str) -> list[tuple[str, str]]:
+        """The hidden inputs of the page at ``url``, fetched for them alone (so only they
+        are parsed)."""
+        page = BeautifulSoup(self.client.get(url).get_data(as_text=True),
+                             features="html.parser", parse_only=HIDDEN_INPUTS)
+        return _hidden_inputs(page)
 
     def undo(self, game_id: int) -> TestResponse:
         """Press "Undo last hand" on the scoreboard."""
@@ -195,10 +215,10 @@ class TableActions:
     def save(self, review: TestResponse) -> TestResponse:
         """Press Save on a review page: its form, its hidden fields, as a browser sends them."""
         assert review.status_code == 200, self.text(review)
-        action = re.search(r'<form method="post" action="([^"]+)" class="actions column">',
-                           self.html(review))
-        assert action, "no save form on the review page"
-        return self.client.post(action.group(1), data=MultiDict(self.hidden_fields(review)))
+        forms = [form for form in self.page(review).select("form.actions.column[method=post]")
+                 if _saves_a_hand(str(form.get("action", "")))]
+        assert forms, "no save form on the review page"
+        return self.client.post(str(forms[0]["action"]), data=MultiDict(_hidden_inputs(forms[0])))
 
     def record(self, game_id: int, out: int, held: Held | None = None,
                hand_id: int | None = None) -> TestResponse:
@@ -207,12 +227,9 @@ class TableActions:
 
     def submit(self, response: TestResponse, action: str) -> TestResponse:
         """Press the button of the page's POST form to ``action``, sending its hidden fields."""
-        found = re.search(rf'<form method="post" action="{re.escape(action)}"[^>]*>(.*?)</form>',
-                          self.html(response), re.DOTALL)
-        assert found, f"no form to {action} on the page"
-        fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', found.group(1))
-        return self.client.post(action, data=MultiDict(
-            [(name, html.unescape(value)) for name, value in fields]))
+        form = self.page(response).find("form", attrs={"method": "post", "action": action})
+        assert isinstance(form, Tag), f"no form to {action} on the page"
+        return self.client.post(action, data=MultiDict(_hidden_inputs(form)))
 
     def scoreboard(self, game_id: int) -> TestResponse:
         """The game's scoreboard page."""
@@ -228,46 +245,67 @@ class TableActions:
         return response.get_data(as_text=True)
 
     @staticmethod
-    def text(response: TestResponse) -> str:
-        """The words a reader sees on the page, as a browser lays them out: block elements
-        apart, inline ones (a name in <bdi>, a link) run into the text around them."""
-        reader = _PageText()
-        reader.feed(response.get_data(as_text=True))
-        reader.close()
-        return " ".join("".join(reader.parts).split())
+    def page(response: TestResponse | str) -> BeautifulSoup:
+        """The page (a response, or its HTML source) parsed: read it with ``select`` and
+        ``find``, and do not change it, since the helpers reading the same page share it."""
+        return _parse(response if isinstance(response, str) else response.get_data(as_text=True))
 
-    @staticmethod
-    def field(source: str, name: str) -> str:
-        """The value of the first input called ``name`` in an HTML source."""
-        found = re.search(rf'<input[^>]*\sname="{name}"[^>]*\svalue="([^"]*)"', source)
-        assert found, f"no {name} field"
-        return html.unescape(found.group(1))
+    @classmethod
+    def text(cls, response: TestResponse | Tag) -> str:
+        """The words a reader sees on the page (or in one of its elements), as a browser lays
+        them out: block elements apart, inline ones (a name in <bdi>, a link) run into the
+        text around them."""
+        parts: list[str] = []
+        _seen_text(response if isinstance(response, Tag) else cls.page(response), parts)
+        return " ".join("".join(parts).split())
+
+    @classmethod
+    def field(cls, source: str | TestResponse, name: str) -> str:
+        """The value of the first input called ``name`` in an HTML source (or a response)."""
+        found = cls.page(source).find("input", attrs={"name": name})
+        assert isinstance(found, Tag), f"no {name} field"
+        return str(found.get("value", ""))
 
     @classmethod
     def hidden_fields(cls, response: TestResponse) -> list[tuple[str, str]]:
         """The hidden inputs of a page, in order."""
-        return [(name, html.unescape(value)) for name, value in
-                re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">',
-                           cls.html(response))]
+        return _hidden_inputs(cls.page(response))
+
+    @classmethod
+    def links(cls, response: TestResponse) -> list[tuple[str, str]]:
+        """The page's links: where each goes, and its text, in order."""
+        return [(str(link["href"]), cls.text(link)) for link in cls.page(response).select("a[href]")]
+
+    @classmethod
+    def shows(cls, response: TestResponse, element: str) -> bool:
+        """Whether the page holds an element equal to ``element``, given as HTML: the same
+        tag, attributes and content, however the page's markup spells them."""
+        wanted = BeautifulSoup(element, features="html.parser").find()
+        assert isinstance(wanted, Tag), f"no element in {element!r}"
+        return wanted in cls.page(response).find_all(wanted.name)
+
+    @classmethod
+    def _standings(cls, response: TestResponse) -> dict[int, Tag]:
+        """The scoreboard's rows, by seat."""
+        return {int(str(row["data-seat"])): row
+                for row in cls.page(response).select("#standings tr[data-seat]")}
 
     @classmethod
     def totals(cls, response: TestResponse) -> tuple[int, ...]:
         """The scoreboard's totals, seat by seat (the rows themselves are ranked)."""
-        rows = cls.standings_rows(response)
-        return tuple(int(re.search(r'<td class="num total">(-?\d+)</td>', rows[seat]).group(1))
-                     for seat in sorted(rows))
+        rows = cls._standings(response)
+        return tuple(int(rows[seat].select_one("td.total").get_text()) for seat in sorted(rows))
 
     @classmethod
     def standings_rows(cls, response: TestResponse) -> dict[int, str]:
         """Each scoreboard row's HTML, by seat."""
-        found = re.findall(r'<tr class="[^"]*" data-seat="(\d+)">(.*?)</tr>',
-                           cls.html(response), re.DOTALL)
-        return {int(seat): row for seat, row in found}
+        return {seat: row.decode_contents() for seat, row in cls._standings(response).items()}
 
     @classmethod
     def badged(cls, response: TestResponse, badge: str) -> list[int]:
         """Seats whose scoreboard row carries ``badge`` ("deals next", "winner", "out"...)."""
-        return [s for s, row in cls.standings_rows(response).items() if f">{badge}<" in row]
+        return [seat for seat, row in cls._standings(response).items()
+                if any(cls.text(found) == badge for found in row.select(".badge"))]
 
     @classmethod
     def next_dealer(cls, response: TestResponse) -> int:
@@ -278,15 +316,13 @@ class TableActions:
     @classmethod
     def out_buttons(cls, response: TestResponse) -> list[str]:
         """Names on the "who went out?" buttons."""
-        return [html.unescape(re.sub(r"<[^>]+>", "", n)) for n in re.findall(
-            r'<button type="submit" name="out" value="\d+" class="big">(.*?)</button>',
-            cls.html(response))]
+        return [cls.text(button) for button in cls.page(response).select("button[name=out]")]
 
     @classmethod
     def picker_seats(cls, response: TestResponse) -> list[int]:
         """Seats the card picker asks about."""
-        return [int(s) for s in re.findall(r'<fieldset class="opponent[^"]*" id="seat-(\d+)"',
-                                           cls.html(response))]
+        return [int(str(seat["id"]).removeprefix("seat-"))
+                for seat in cls.page(response).select("fieldset.opponent")]
 
     @staticmethod
     def hand_fields(out: int, held: Held | None = None) -> dict[str, str]:

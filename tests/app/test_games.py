@@ -11,12 +11,12 @@ import engine
 WIN_250 = "wild wild-dip wild-draw2 red-skip yellow-skip green-skip blue-skip red-draw1"
 
 
-def test_home_page_without_games(client):
+def test_home_page_without_games(table, client):
     response = client.get("/")
     assert response.status_code == 200
-    assert 'href="/games/new"' in response.get_data(as_text=True)
-    assert "No game in progress." in response.get_data(as_text=True)
-    assert "No finished game yet." in response.get_data(as_text=True)
+    assert "/games/new" in dict(table.links(response))
+    assert "No game in progress." in table.text(response)
+    assert "No finished game yet." in table.text(response)
 
 
 def test_home_page_lists_games_in_progress_and_finished(table, client):
@@ -25,24 +25,25 @@ def test_home_page_lists_games_in_progress_and_finished(table, client):
     table.record(won, 0, {1: WIN_250})
     table.record(open_game, 1, {0: 10, 2: 5})
 
-    home = table.html(client.get("/"))
-    in_progress, finished = home.split("<h2>Finished</h2>")
-    assert f'href="/games/{open_game}"' in in_progress
-    assert "<bdi>Ann</bdi>, <bdi>Bob</bdi>, <bdi>Cy</bdi>" in in_progress
-    assert "· leading: <bdi>Bob</bdi>" in in_progress
-    assert f'href="/games/{won}"' in finished and "Won by <bdi>Dee</bdi>" in finished
+    home = table.page(client.get("/"))
+    lists = {table.text(section.h2): section for section in home.select("main section")}
+    in_progress, finished = lists["In progress"], lists["Finished"]
+    assert in_progress.select(f'a[href="/games/{open_game}"]')
+    assert "Ann, Bob, Cy" in table.text(in_progress)
+    assert "· leading: Bob" in table.text(in_progress)
+    assert finished.select(f'a[href="/games/{won}"]') and "Won by Dee" in table.text(finished)
 
 
 def test_new_game_form_defaults_to_classic(table, client):
     response = client.get("/games/new")
-    source = response.get_data(as_text=True)
+    page = table.page(response)
     assert response.status_code == 200
     for variant in engine.VARIANTS:
-        assert f'<option value="{variant.name}"' in source
-    assert '<option value="classic" selected>' in source
-    assert source.count('name="player"') == 10
-    assert table.field(source, "target") == "500"
-    assert 'name="blank_cards"' in source
+        assert page.select(f'option[value="{variant.name}"]')
+    assert page.select('option[value="classic"][selected]')
+    assert len(page.select('[name="player"]')) == 10
+    assert table.field(response, "target") == "500"
+    assert page.select('[name="blank_cards"]')
 
 
 @pytest.mark.parametrize("variant, seats, target", [
@@ -55,7 +56,7 @@ def test_new_game_form_defaults_to_classic(table, client):
 def test_new_game_form_follows_the_variant(table, client, variant, seats, target):
     response = client.get(f"/games/new?variant={variant}")
     assert response.status_code == 200
-    assert f'<option value="{variant}" selected>' in response.get_data(as_text=True)
+    assert table.page(response).select(f'option[value="{variant}"][selected]')
     assert seats in table.text(response)
     assert table.field(table.html(response), "target") == target
 
@@ -66,15 +67,15 @@ def test_new_game_htmx_refresh_on_variant_change(table, client):
         "/games/new?shown_variant=classic&variant=pizza-pizza&player=Ann&player=Bob"
         "&target=500&mode=standard&dealer=1",
         headers={"HX-Request": "true", "HX-Target": "variant-settings"})
-    source = table.html(response)
+    page = table.page(response)
     assert response.status_code == 200
-    assert '<option value="pizza-pizza" selected>' in source
+    assert page.select('option[value="pizza-pizza"][selected]')
     # Seats do not depend on the variant (the swap leaves typed names alone).
-    assert source.count('name="player"') == 10
-    assert 'value="Ann"' in source and 'value="Bob"' in source
-    assert table.field(source, "target") == "250"  # the new variant's own default
-    assert 'name="dealer" value="1"\n               checked' in source
-    assert 'name="blank_cards"' not in source  # classic's table cards only
+    assert len(page.select('[name="player"]')) == 10
+    assert page.select('input[value="Ann"]') and page.select('input[value="Bob"]')
+    assert table.field(response, "target") == "250"  # the new variant's own default
+    assert page.select('input[name="dealer"][value="1"][checked]')
+    assert not page.select('[name="blank_cards"]')  # classic's table cards only
 
 
 def test_new_game_refresh_keeps_a_typed_target_for_the_same_variant(table, client):
@@ -151,17 +152,17 @@ def test_create_game_refuses_bad_input(table, client, variant, players, fields, 
     response = client.post("/games", data={**form, "variant": variant})
     assert response.status_code == 400
     assert message in table.text(response)
-    assert 'class="errors" role="alert"' in table.html(response)
+    assert table.page(response).select('.errors[role="alert"]')
     assert table.counts() == before
 
 
 def test_create_game_refused_form_keeps_what_was_typed(table, client):
     form = table.new_game_form(["Ann", "Bob", "ann"], target="300")
     response = client.post("/games", data=form)
-    source = table.html(response)
+    page = table.page(response)
     assert response.status_code == 400
-    assert 'value="Ann"' in source and 'value="ann"' in source
-    assert table.field(source, "target") == "300"
+    assert page.select('input[value="Ann"]') and page.select('input[value="ann"]')
+    assert table.field(response, "target") == "300"
 
 
 def test_create_game_twice_from_one_form_stores_one_game(table, client):
@@ -179,7 +180,7 @@ def test_scoreboard_shows_standings_target_dealer_and_leader(table, client):
     board = table.scoreboard(game_id)
     assert "to 500" in table.text(board) and "0 hands played" in table.text(board)
     assert table.next_dealer(board) == 2
-    assert f'href="/games/{game_id}/hands/new">Record hand 1<' in table.html(board)
+    assert (f"/games/{game_id}/hands/new", "Record hand 1") in table.links(board)
     assert "Undo last hand" not in table.text(board)
 
     table.record(game_id, 1, {0: "red-9", 2: "wild"})
@@ -187,7 +188,7 @@ def test_scoreboard_shows_standings_target_dealer_and_leader(table, client):
     assert table.totals(board) == (0, 59, 0)
     assert "1 hand played" in table.text(board)
     assert table.badged(board, "leads") == [1]
-    assert '<td class="num">441</td>' in table.html(board)  # Bob's points still to go
+    assert table.shows(board, '<td class="num">441</td>')  # Bob's points still to go
     assert table.next_dealer(board) == 0
     assert "Record hand 2" in table.text(board)
     assert "Undo last hand" in table.text(board)
@@ -207,7 +208,7 @@ def test_winner_exactly_at_target_ends_the_game(table, client):
 
     board = table.scoreboard(game_id)
     assert table.totals(board) == (250, 0)
-    assert 'id="winner"' in table.html(board) and "Ann wins!" in table.text(board)
+    assert table.page(board).select("#winner") and "Ann wins!" in table.text(board)
     assert table.badged(board, "winner") == [0]
     assert "Rematch, same seats" in table.text(board)
     assert "Keep playing past the target" in table.text(board)
@@ -345,7 +346,7 @@ def test_delete_game_asks_first(table, client):
     assert response.status_code == 200
     assert "Delete this game?" in table.text(response)
     assert "UNO (classic) with Ann, Bob, 0 hand(s)." in table.text(response)
-    assert f'href="/games/{game_id}">Keep it<' in table.html(response)
+    assert (f"/games/{game_id}", "Keep it") in table.links(response)
     assert table.rows("select deleted_at from games") == [(None,)]
 
 
@@ -358,7 +359,7 @@ def test_delete_game_then_undo_from_the_home_page(table, client):
 
     home = client.get(response.headers["Location"])
     assert "Game deleted." in table.text(home)
-    assert f'href="/games/{game_id}"' not in table.html(home)
+    assert f"/games/{game_id}" not in dict(table.links(home))
     assert client.get(f"/games/{game_id}").status_code == 404
     assert client.get(f"/games/{game_id}/hands").status_code == 404
     assert table.counts() == {"games": 1, "players": 2, "hands": 1, "holdings": 1}
@@ -366,7 +367,7 @@ def test_delete_game_then_undo_from_the_home_page(table, client):
     undo = table.submit(home, f"/games/{game_id}/restore")
     assert undo.status_code == 303
     assert table.totals(table.scoreboard(game_id)) == (30, 0)
-    assert f'href="/games/{game_id}"' in table.html(client.get("/"))
+    assert f"/games/{game_id}" in dict(table.links(client.get("/")))
     assert "Game deleted." not in table.text(client.get(f"/?deleted={game_id}"))
 
 

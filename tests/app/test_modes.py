@@ -24,17 +24,17 @@ VARIANT_HANDS = [
 def test_each_variant_scores_its_own_cards_to_the_end(table, client, variant, fields, cards,
                                                       points, chip):
     game_id = table.create_game(["Ann", "Bob"], variant, **fields)
-    picker = table.html(client.get(f"/games/{game_id}/hands/new?out=0"))
+    picker = table.page(client.get(f"/games/{game_id}/hands/new?out=0"))
     for card in cards.split():
-        assert f'name="c-1-{card}"' in picker
+        assert picker.select(f'[name="c-1-{card}"]')
 
     review = table.review(game_id, 0, {1: cards})
     assert f"Bob: {points} pts" in table.text(review)
-    assert chip in table.html(review)
+    assert table.shows(review, chip)
     table.save(review)
     board = table.scoreboard(game_id)
     assert table.totals(board) == (points, 0)
-    assert chip in table.html(client.get(f"/games/{game_id}/hands"))
+    assert table.shows(client.get(f"/games/{game_id}/hands"), chip)
     ((stored, stored_points),) = table.rows("select cards, points from holdings")
     assert sorted(stored.split()) == sorted(cards.split()) and stored_points == points
 
@@ -53,7 +53,7 @@ def test_one_is_a_win_tally_ended_by_the_table(table, client):
     # A tally only asks who went out: no card picker, the buttons post straight to review.
     out = client.get(f"/games/{game_id}/hands/new")
     assert table.out_buttons(out) == ["Ann", "Bob", "Cy"]
-    assert f'<form method="post" action="/games/{game_id}/hands/review"' in table.html(out)
+    assert table.page(out).select(f'form[method="post"][action="/games/{game_id}/hands/review"]')
     review = table.review(game_id, 1)
     assert "This hand: Bob +1 win" in table.text(review)
     table.save(review)
@@ -71,7 +71,7 @@ def test_win_tally_to_a_target(table):
     assert "to 2 wins" in table.text(table.scoreboard(game_id))
     table.record(game_id, 1)
     table.record(game_id, 0)
-    assert 'id="winner"' not in table.html(table.scoreboard(game_id))
+    assert not table.page(table.scoreboard(game_id)).select("#winner")
     review = table.review(game_id, 1)
     assert "Bob wins the game with this hand." in table.text(review)
     table.save(review)
@@ -100,8 +100,9 @@ def test_lowest_score_wins(table):
 def test_partners_share_a_total(table, client):
     game_id = table.create_game(["Ann", "Bob", "Cy", "Dee"], mode="partners", target="100")
     board = table.scoreboard(game_id)
-    assert "with <bdi>Cy</bdi>" in table.standings_rows(board)[0]
-    assert "with <bdi>Dee</bdi>" in table.standings_rows(board)[1]
+    standings = table.page(board).select_one("#standings")
+    assert "with Cy" in table.text(standings.select_one('tr[data-seat="0"]'))
+    assert "with Dee" in table.text(standings.select_one('tr[data-seat="1"]'))
     picker = client.get(f"/games/{game_id}/hands/new?out=0")
     assert table.picker_seats(picker) == [1, 3]  # Cy is Ann's partner: her cards do not count
 
@@ -130,7 +131,7 @@ def test_challenge_eliminates_and_the_last_one_standing_wins(table, client):
     assert table.out_buttons(out) == ["Ann", "Cy"]
     picker = client.get(f"/games/{game_id}/hands/new?out=0")
     assert table.picker_seats(picker) == [2]
-    assert 'name="new_out" value="1"' not in table.html(picker)
+    assert not table.page(picker).select('[name="new_out"][value="1"]')
     assert "is out of the game" in table.text(client.get(f"/games/{game_id}/hands"))
 
     refused = table.review(game_id, 1, {0: 5, 2: 5})
@@ -187,7 +188,7 @@ def test_edit_that_takes_the_winner_below_the_target_reopens_the_game(table, cli
     assert table.record(game_id, 0, {1: "red-9"}, hand_id=hand_id).status_code == 303
     board = table.scoreboard(game_id)
     assert table.totals(board) == (9, 0)
-    assert 'id="winner"' not in table.html(board)
+    assert not table.page(board).select("#winner")
     assert "Record hand 2" in table.text(board)
     assert "No finished game yet." in table.text(client.get("/"))
     assert table.record(game_id, 1, {0: 5}).status_code == 303
@@ -238,8 +239,8 @@ def test_a_tally_hand_is_edited_by_choosing_who_went_out(table, client):
     (hand_id,) = table.hand_ids(game_id)
     edit = client.get(f"/games/{game_id}/hands/{hand_id}/edit")
     assert "Hand 1: who went out?" in table.text(edit)
-    assert f'<form method="post" action="/games/{game_id}/hands/{hand_id}/review"' in \
-        table.html(edit)
+    assert table.page(edit).select(
+        f'form[method="post"][action="/games/{game_id}/hands/{hand_id}/review"]')
     assert table.record(game_id, 1, hand_id=hand_id).status_code == 303
     assert table.totals(table.scoreboard(game_id)) == (0, 1)
 

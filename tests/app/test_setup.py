@@ -91,7 +91,7 @@ def test_scores_and_the_session_survive_a_restart(tmp_path, monkeypatch, table):
     board = after.scoreboard(game_id)
     assert after.totals(board) == (57, 0)
     assert "Ann, Bob" in after.text(after.client.get("/"))
-    assert after.html(after.client.get(f"/games/{game_id}/hands")).count("chip") == 2
+    assert len(after.page(after.client.get(f"/games/{game_id}/hands")).select(".chip")) == 2
     # The same phone, same cookie: the page it still shows can be sent (the key is kept).
     after.client.set_cookie("session", before.client.get_cookie("session").value)
     token = before.field(before.html(form), "csrf_token")
