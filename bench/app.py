@@ -93,7 +93,7 @@ def measure(games: int, hands: int, repeat: int) -> list[dict[str, float | int |
     token = re.search(r'name="csrf_token" value="([^"]+)"', picker).group(1)
     entry = {k: re.search(rf'name="{k}" value="([^"]+)"', picker).group(1)
              for k in ("entry", "version")}
-    form = {"out": "0", "c-1-red-7": "2", "c-2-wild": "1", "pts-3": "12", "hand_id": "0"}
+    form = {"out": "0", "cards-1": "red-7 red-7", "cards-2": "wild", "pts-3": "12", "hand_id": "0"}
     htmx = {"X-CSRF-Token": token, "HX-Request": "true"}
     pages = [
         ("home", "get", "/", {}),

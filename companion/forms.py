@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import Card, CardError, ScoringMode
+from engine import ALL_CARDS, Card, CardError, ScoringMode
 
 from .store import GameRecord, GameSetup, Holding
 
 MAX_NAME = 40
 MAX_TARGET = 100_000
 MAX_POINTS = 10_000
+#: The longest card list read for one player (a whole deck, written out, is under 1,500).
+MAX_CARDS_TEXT = 2_000
 
 
 class FormErrors(ValueError):
@@ -185,9 +187,9 @@ def _sentence(exc: Exception) -> str:
 # -- a hand ----------------------------------------------------------------
 
 
-def card_field(seat: int, card: Card) -> str:
-    """Form field holding how many of ``card`` the player at ``seat`` held."""
-    return f"c-{seat}-{card.text}"
+def cards_field(seat: int) -> str:
+    """Form field holding the cards the player at ``seat`` held, as text ("red-7 wild")."""
+    return f"cards-{seat}"
 
 
 def points_field(seat: int) -> str:
@@ -219,18 +221,6 @@ def read_hand(game: GameRecord, form: Mapping[str, Any]) -> HandReading:
     went_out = parse_went_out(game, form.get("out"))
     deck = game.variant.deck_counts(game.options)
     errors: dict[str, str] = {}
-    for key in form:
-        if key.startswith("c-"):
-            card_text = key.split("-", 2)[-1]
-            try:
-                card = Card.parse(card_text)
-            except CardError:
-                errors["cards"] = f"{card_text!r} is not a card."
-                continue
-            if card.text != card_text:  # the picker always sends canonical names
-                errors["cards"] = f"{card_text!r} is not a card name the picker uses."
-            elif card not in deck:
-                errors["cards"] = f"{card.text} is not in the {game.variant.title} deck."
     reading = HandReading(went_out, [], {}, errors)
     used: dict[Card, int] = {}
     for seat in game.standings.scored_seats(went_out):
@@ -247,15 +237,34 @@ def read_hand(game: GameRecord, form: Mapping[str, Any]) -> HandReading:
     return reading
 
 
+def _read_cards(text: str, deck: Mapping[Card, int], title: str) -> tuple[list[Card], str | None]:
+    """The cards typed or tapped for one player, and what is wrong with them if anything."""
+    if len(text) > MAX_CARDS_TEXT:
+        return [], "That is more cards than a deck holds."
+    cards: list[Card] = []
+    for word in text.replace(",", " ").split():
+        try:
+            card = Card.parse(word)
+        except CardError:
+            return [], (f"{word!r} is not a card (write them like red-7, r7, b-skip, "
+                        "g+2, wild or wd4).")
+        if card not in deck:
+            return [], f"{card.text} is not in the {title} deck."
+        cards.append(card)
+    for card in set(cards):
+        if cards.count(card) > deck[card]:
+            return [], f"The deck has only {deck[card]} {card.text}."
+    return cards, None
+
+
 def _read_holding(game: GameRecord, form: Mapping[str, Any], seat: int,
                   deck: Mapping[Card, int], errors: dict[str, str]) -> Holding | None:
     name = game.players[seat]
     field = f"seat-{seat}"
-    cards: list[Card] = []
-    for card, copies in deck.items():
-        n = _int(form.get(card_field(seat, card)), field=field, errors=errors,
-                 label=f"The count of {card.text} for {name}", high=copies)
-        cards.extend([card] * (n or 0))
+    cards, problem = _read_cards(str(form.get(cards_field(seat)) or ""), deck,
+                                 game.variant.title)
+    if problem:
+        errors[field] = f"{name}: {problem}"
     typed = _int(form.get(points_field(seat)), field=field, errors=errors,
                  label=f"Points for {name}", high=MAX_POINTS)
     if field in errors:
@@ -266,7 +275,8 @@ def _read_holding(game: GameRecord, form: Mapping[str, Any], seat: int,
     if typed is not None:
         return Holding(seat, (), typed, True)
     if cards:
-        return Holding(seat, tuple(cards), game.variant.hand_points(cards, game.options), False)
+        return Holding(seat, tuple(sorted(cards, key=ALL_CARDS.index)),
+                       game.variant.hand_points(cards, game.options), False)
     errors[field] = f"Enter {name}'s cards, or type their total (0 is fine)."
     return None
 
@@ -277,6 +287,6 @@ def hand_form_data(went_out: int, holdings: Sequence[Holding]) -> dict[str, str]
     for h in holdings:
         if h.typed:
             data[points_field(h.seat)] = str(h.points)
-        for card in set(h.cards):
-            data[card_field(h.seat, card)] = str(h.cards.count(card))
+        if h.cards:
+            data[cards_field(h.seat)] = engine.cards_text(h.cards)
     return data

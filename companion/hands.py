@@ -29,8 +29,8 @@ NEW = 0  # drafts of a hand not yet saved are kept under hand id 0
 #: one-time key (so a resent Save has no second effect) and the game version it was
 #: made from (so a change made meanwhile on another phone is never overwritten).
 ENTRY_FIELDS = ("out", "entry", "version")
-#: The most fields a hand form may carry (a 10-player picker has about 500).
-MAX_FIELDS = 2_000
+#: The most fields a hand form may carry (a 10-player picker has about 20).
+MAX_FIELDS = 100
 
 
 @lru_cache(maxsize=64)
@@ -51,7 +51,7 @@ def picker_grid(variant_name: str, options: TableOptions) -> tuple[
 def _form_data(source: Mapping[str, Any]) -> dict[str, str]:
     """The hand's own fields from a submitted form (no token, no buttons)."""
     data = {k: str(v) for k, v in source.items()
-            if k in ENTRY_FIELDS or k.startswith(("c-", "pts-"))}
+            if k in ENTRY_FIELDS or k.startswith(("cards-", "pts-"))}
     if len(data) > MAX_FIELDS:
         abort(400, description="That hand form is not one this app sent: nothing was saved.")
     if source.get("new_out"):  # "someone else went out", keeping what was entered

@@ -18,24 +18,56 @@
   }
   document.addEventListener("visibilitychange", keepAwake);
 
-  // Card picker: a tap adds one card (or removes one in remove mode).
-  function showCount(cell) {
-    const input = cell.querySelector("input");
-    const n = parseInt(input.value || "0", 10) || 0;
-    cell.querySelector(".count").textContent = n > 0 ? "×" + n : "";
-    cell.classList.toggle("picked", n > 0);
+  // Card picker: each opponent's cards are one text field ("red-7 red-7 wild"); the deck's
+  // grid of buttons (one template, copied into each opponent's slot) adds or takes back
+  // one card per tap, and shows how many of each are picked.
+  function listOf(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
+  function fieldOf(slot) { return document.getElementById(slot.dataset.field); }
+  function showCounts(slot) {
+    const picked = listOf(fieldOf(slot));
+    slot.querySelectorAll(".cell").forEach((cell) => {
+      const n = picked.filter((c) => c === cell.dataset.card).length;
+      cell.dataset.count = n > 0 ? "×" + n : "";
+      cell.classList.toggle("picked", n > 0);
+      cell.setAttribute("aria-label", cell.dataset.name + (n > 0 ? ", " + n + " picked" : ""));
+    });
   }
-  function changed(input) {
-    input.dispatchEvent(new Event("change", { bubbles: true }));
+  function changed(input) { input.dispatchEvent(new Event("change", { bubbles: true })); }
+  function pick(cell, removing) {
+    const slot = cell.closest(".grid-slot");
+    const input = fieldOf(slot);
+    const picked = listOf(input);
+    const n = picked.filter((c) => c === cell.dataset.card).length;
+    if (removing ? n === 0 : n >= parseInt(cell.dataset.max, 10)) {
+      cell.classList.add("at-limit");
+      setTimeout(() => cell.classList.remove("at-limit"), 300);
+      return;
+    }
+    if (removing) picked.splice(picked.lastIndexOf(cell.dataset.card), 1);
+    else picked.push(cell.dataset.card);
+    input.value = picked.join(" ");
+    showCounts(slot);
+    changed(input);
+  }
+  function fillSlot(slot) {
+    const template = document.getElementById("card-grid");
+    if (!template || slot.firstElementChild) return;
+    slot.appendChild(template.content.cloneNode(true));
+    const cells = slot.querySelectorAll(".cell");
+    cells.forEach((cell) => { cell.dataset.name = cell.getAttribute("aria-label"); });
+    if (cells.length) cells[0].tabIndex = 0; // one Tab stop per grid; arrows move inside
+    showCounts(slot);
   }
   function onPickerClick(event) {
     const tool = event.target.closest("[data-remove-mode], [data-clear]");
     if (tool) {
       const fieldset = tool.closest("fieldset");
       if (tool.hasAttribute("data-clear")) {
-        fieldset.querySelectorAll(".cell input").forEach((input) => { input.value = ""; showCount(input.closest(".cell")); });
-        const last = fieldset.querySelector(".cell input");
-        if (last) changed(last);
+        const slot = fieldset.querySelector(".grid-slot");
+        const input = fieldOf(slot);
+        input.value = "";
+        showCounts(slot);
+        changed(input);
       } else {
         const on = tool.getAttribute("aria-pressed") !== "true";
         tool.setAttribute("aria-pressed", String(on));
@@ -43,18 +75,33 @@
       }
       return;
     }
-    const cell = event.target.closest(".cell");
+    const cell = event.target.closest(".grid-slot .cell");
+    if (cell) pick(cell, cell.closest("fieldset").classList.contains("removing"));
+  }
+  // Keyboard: arrows move across the grid (four colors to a row), Enter or Space adds the
+  // focused card (a button's own click), Delete or Backspace takes one back.
+  function onPickerKey(event) {
+    const cell = event.target.closest && event.target.closest(".grid-slot .cell");
     if (!cell) return;
-    event.preventDefault(); // the label would otherwise focus the hidden input
-    const input = cell.querySelector("input");
-    const max = parseInt(cell.dataset.max, 10);
-    const n = parseInt(input.value || "0", 10) || 0;
-    const removing = cell.closest("fieldset").classList.contains("removing");
-    const next = removing ? Math.max(0, n - 1) : Math.min(max, n + 1);
-    if (next === n) { cell.classList.add("at-limit"); setTimeout(() => cell.classList.remove("at-limit"), 300); return; }
-    input.value = next === 0 ? "" : String(next);
-    showCount(cell);
-    changed(input);
+    if (event.key === "Delete" || event.key === "Backspace") {
+      event.preventDefault();
+      pick(cell, true);
+      return;
+    }
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -4, ArrowDown: 4, Home: -999, End: 999 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const spots = Array.from(cell.closest(".grid").querySelectorAll(".cell, .gap"));
+    let i = spots.indexOf(cell);
+    if (Math.abs(step) === 999) i = step < 0 ? 0 : spots.length - 1;
+    else {
+      do { i += step; } while (i >= 0 && i < spots.length && !spots[i].matches(".cell"));
+    }
+    const next = spots[Math.max(0, Math.min(spots.length - 1, i))];
+    if (!next || !next.matches(".cell")) return;
+    cell.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
   }
 
   // New game: show a few seats, reveal more on demand, never more than the variant seats
@@ -113,13 +160,14 @@
   }
 
   function setUp(root) {
-    root.querySelectorAll(".cell").forEach(showCount);
+    root.querySelectorAll(".grid-slot").forEach(fillSlot);
     setUpSeats(root);
   }
 
   document.addEventListener("DOMContentLoaded", () => {
     setUp(document);
     document.addEventListener("click", onPickerClick);
+    document.addEventListener("keydown", onPickerKey);
     document.addEventListener("keydown", onNameEnter);
     keepAwake();
   });

@@ -332,9 +332,13 @@ class TableActions:
             if isinstance(value, int):
                 data[f"pts-{seat}"] = str(value)
             else:
-                for card, n in Counter(Card.parse(t).text for t in value.split()).items():
-                    data[f"c-{seat}-{card}"] = str(n)
+                data[f"cards-{seat}"] = " ".join(Card.parse(t).text for t in value.split())
         return data
+
+    @classmethod
+    def held(cls, source: str, seat: int) -> Counter[str]:
+        """How many of each card the picker's list for ``seat`` holds, in an HTML source."""
+        return Counter(cls.field(source, f"cards-{seat}").split())
 
     # -- reading the database ------------------------------------------------
 

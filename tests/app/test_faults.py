@@ -197,10 +197,8 @@ def test_a_read_only_database_that_needs_an_update_stops_the_start(tmp_path, cap
 
 def test_a_full_disk_refuses_writes_and_keeps_serving_reads(app, table, monkeypatch):
     game_id = table.create_game([f"Player {n}" for n in range(10)])
-    picker = table.html(table.client.get(f"/games/{game_id}/hands/new?out=0"))
-    # The picker's fields as a browser sends them: enough to need new pages in the file.
-    form = dict.fromkeys(re.findall(r'name="(c-\d+-[^"]+)"', picker), "")
-    form.update({f"pts-{seat}": "5" for seat in range(1, 10)})
+    # Long card lists for nine opponents: a draft big enough to need new pages in the file.
+    form = {f"cards-{seat}": "red-7 " * 300 for seat in range(1, 10)}
     open_db = db.open_db
 
     def full_disk(path, read_only=False):

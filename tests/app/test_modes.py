@@ -26,7 +26,7 @@ def test_each_variant_scores_its_own_cards_to_the_end(table, client, variant, fi
     game_id = table.create_game(["Ann", "Bob"], variant, **fields)
     picker = table.page(client.get(f"/games/{game_id}/hands/new?out=0"))
     for card in cards.split():
-        assert picker.select(f'[name="c-1-{card}"]')
+        assert picker.select('#card-grid')[0].select(f'[data-card="{card}"]')
 
     review = table.review(game_id, 0, {1: cards})
     assert f"Bob: {points} pts" in table.text(review)

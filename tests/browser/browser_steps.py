@@ -33,7 +33,7 @@ def start_game(page: Page, variant: str, names: list[str], target: str | None = 
 def tap_cards(page: Page, seat: int, cards: dict[str, int]) -> None:
     """Tap each card on the picker as many times as the opponent holds it."""
     for text, n in cards.items():
-        cell = page.locator(f"label.cell:has(input[name='c-{seat}-{text}'])")
+        cell = page.locator(f"#seat-{seat} .cell[data-card='{text}']")
         for _ in range(n):
             cell.tap()
 

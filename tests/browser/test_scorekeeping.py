@@ -58,7 +58,7 @@ def test_back_button_keeps_tapped_cards(page: Page) -> None:
     expect(page.locator("#standings")).to_be_visible()
     page.get_by_role("link", name="Record hand 1").click()
     expect(page.get_by_text("What you entered so far is kept")).to_be_visible()
-    expect(page.locator("input[name='c-1-blue-5']")).to_have_value("2")
+    expect(page.locator("input[name='cards-1']")).to_have_value("blue-5 blue-5")
 
 
 def test_someone_else_went_out_keeps_the_tapped_cards(page: Page) -> None:
@@ -70,9 +70,9 @@ def test_someone_else_went_out_keeps_the_tapped_cards(page: Page) -> None:
     page.get_by_text("Someone else went out?").tap()
     page.locator(".change-out").get_by_role("button", name="Bob", exact=True).tap()
     expect(page.get_by_role("heading", name="Hand 1: Bob went out")).to_be_visible()
-    assert "csrf" not in page.url and "c-2" not in page.url
+    assert "csrf" not in page.url and "cards-2" not in page.url
     expect(page.locator("#pts-2")).to_have_text("54")
-    expect(page.locator("input[name='c-2-red-4']")).to_have_value("1")
+    expect(page.locator("input[name='cards-2']")).to_have_value("red-4 wild")
 
 
 def test_remove_mode_takes_a_card_back(page: Page) -> None:

@@ -88,11 +88,13 @@ def test_enter_in_a_card_count_keeps_who_went_out(page: Page, live_app: Flask) -
     pick_went_out(page, "Ann")
     tap_cards(page, 2, {"wild": 1})
     open_someone_else(page)
-    # The cells are tap targets, but their number inputs still take the keyboard.
-    page.focus("input[name='c-1-red-7']")
-    page.keyboard.type("2")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+    # On the grid, Enter adds the focused card (the button's own click): never a submit.
+    page.focus("#seat-1 .cell[data-card='red-7']")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    expect(page.locator("input[name='cards-1']")).to_have_value("red-7 red-7")
+    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
+    page.get_by_role("button", name="Review hand").click()
     expect(page.get_by_role("heading", name="Review hand 1")).to_be_visible()
     expect(page.locator("p.lead")).to_have_text("Ann went out.")
     expect(page.locator("ul.held")).to_contain_text("Bob: 14 pts")
@@ -107,18 +109,16 @@ def test_enter_on_the_edit_page_keeps_who_went_out(page: Page, live_app: Flask) 
     page.locator("#hand-1").get_by_role("link", name="Edit").click()
     expect(page.get_by_role("heading", name="Hand 1 (editing): Ann went out")).to_be_visible()
     open_someone_else(page)
-    # Enter in one of Bob's card counts.
-    page.focus("input[name='c-1-red-7']")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-    expect(page.get_by_role("heading", name="Review hand 1")).to_be_visible()
-    expect(page.locator("p.lead")).to_have_text("Ann went out.")
-    # Back to the picker; Cy's cards cleared and a total typed instead, then Enter.
-    page.get_by_role("link", name="Change something").click()
+    # Enter on one of Bob's cards adds one; Backspace takes it back; Ann is still out.
+    page.focus("#seat-1 .cell[data-card='blue-5']")
+    page.keyboard.press("Enter")
+    expect(page.locator("input[name='cards-1']")).to_have_value("red-7 red-7 blue-5")
+    page.keyboard.press("Backspace")
+    expect(page.locator("input[name='cards-1']")).to_have_value("red-7 red-7")
     expect(page.get_by_role("heading", name="Hand 1 (editing): Ann went out")).to_be_visible()
-    open_someone_else(page)
+    # Cy's cards cleared and a total typed instead, then Enter.
     page.locator("#seat-2").get_by_role("button", name="Clear").tap()
-    expect(page.locator("input[name='c-2-wild']")).to_have_value("")
+    expect(page.locator("input[name='cards-2']")).to_have_value("")
     expect(page.locator("#running")).to_contain_text("Cy –")
     typed_total(page, "Cy").tap()
     page.keyboard.type("30")
