@@ -105,9 +105,34 @@ class HandResult:
         return HandOutcome(self.went_out, dict(self.points or {}))
 
 
+class Effect(enum.Enum):
+    """What playing a card does once it is on the discard pile."""
+
+    #: Nothing: the next player's turn (number cards, and 7s and 0s without 7-0).
+    NUMBER = "number"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    #: The next player draws (Draw One, Draw Two, Wild Draw 2, Wild Draw 4).
+    DRAW = "draw"
+    #: A color is named (Wild, and blanks: docs/rulings.md).
+    WILD = "wild"
+    #: Wild Swap Hands (R14).
+    SWAP = "swap"
+    #: Wild Dip Into The Deck (R24).
+    DIP = "dip"
+    #: Jackpot and Wild Jackpot: the lever (R18).
+    JACKPOT = "jackpot"
+    #: Let's Build a Droid (R36).
+    DROID = "droid"
+    #: Under the 7-0 house rule: swap hands with a chosen player.
+    SEVEN = "seven"
+    #: Under the 7-0 house rule: every hand passes on.
+    ZERO = "zero"
+
+
 # -- per-card tables for the hot path -------------------------------------------------
-# Cards are interned and hash by identity, so these lookups are cheap; ranks and
-# colors (enums) are compared with ``is`` and never hashed on the hot path.
+# Cards are interned and hash by identity, so these lookups are cheap; ranks, colors and
+# effects (enums) are compared with ``is`` and never hashed on the hot path.
 
 #: Cards drawn by the next player when this card is played.
 _DRAW_OF: dict[Card, int] = {
@@ -115,8 +140,6 @@ _DRAW_OF: dict[Card, int] = {
     for r, n in ((Rank.DRAW1, 1), (Rank.DRAW2, 2), (Rank.WILD_DRAW2, 2), (Rank.WILD_DRAW4, 4))
     if c.rank is r
 }
-#: Cards playable on anything: the wilds, and blanks (played like a Wild, see docs/rulings.md).
-_ALWAYS: frozenset[Card] = frozenset(c for c in ALL_CARDS if c.color is None)
 #: Draw wilds, which may be challenged (R10, R20, R25, R35).
 _DRAW_WILDS: frozenset[Card] = frozenset(c for c in _DRAW_OF if c.color is None)
 #: Turned up first, these go back into the deck (R8, R19, R23; blanks: docs/rulings.md).
@@ -129,42 +152,41 @@ _DRAW_TOPIC: dict[Card, str] = {
 _WILD_SWAP = card(Rank.WILD_SWAP)
 _WILD_JACKPOT = card(Rank.WILD_JACKPOT)
 
-_E_NUMBER, _E_SKIP, _E_REVERSE, _E_DRAW, _E_WILD, _E_SWAP, _E_DIP, _E_JACKPOT, _E_DROID, \
-    _E_SEVEN, _E_ZERO = range(11)
 _EFFECT_OF_RANK = {
-    Rank.SKIP: _E_SKIP, Rank.REVERSE: _E_REVERSE, Rank.DRAW1: _E_DRAW, Rank.DRAW2: _E_DRAW,
-    Rank.WILD_DRAW2: _E_DRAW, Rank.WILD_DRAW4: _E_DRAW, Rank.WILD: _E_WILD, Rank.BLANK: _E_WILD,
-    Rank.WILD_SWAP: _E_SWAP, Rank.WILD_DIP: _E_DIP, Rank.JACKPOT: _E_JACKPOT,
-    Rank.WILD_JACKPOT: _E_JACKPOT, Rank.WILD_DROID: _E_DROID, Rank.SEVEN: _E_SEVEN,
-    Rank.ZERO: _E_ZERO,
+    Rank.SKIP: Effect.SKIP, Rank.REVERSE: Effect.REVERSE, Rank.DRAW1: Effect.DRAW,
+    Rank.DRAW2: Effect.DRAW, Rank.WILD_DRAW2: Effect.DRAW, Rank.WILD_DRAW4: Effect.DRAW,
+    Rank.WILD: Effect.WILD, Rank.BLANK: Effect.WILD, Rank.WILD_SWAP: Effect.SWAP,
+    Rank.WILD_DIP: Effect.DIP, Rank.JACKPOT: Effect.JACKPOT, Rank.WILD_JACKPOT: Effect.JACKPOT,
+    Rank.WILD_DROID: Effect.DROID, Rank.SEVEN: Effect.SEVEN, Rank.ZERO: Effect.ZERO,
 }
 #: What playing each card does.
-_EFFECT: dict[Card, int] = {c: _EFFECT_OF_RANK.get(c.rank, _E_NUMBER) for c in ALL_CARDS}
+_EFFECT: dict[Card, Effect] = {c: _EFFECT_OF_RANK.get(c.rank, Effect.NUMBER) for c in ALL_CARDS}
 
 _COLOR_NAMES: tuple[Action, ...] = tuple(Action(ActionKind.COLOR, color=c) for c in COLORS)
 _LEVERS: tuple[Action, ...] = (LEVER,) + tuple(Action(ActionKind.LEVER, lever=o)
                                                 for o in LEVER_OUTCOMES)
 _DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
 
-# Fields each kind of action may carry: card, color, target, seat, lever.
-_SHAPES: dict[ActionKind, tuple[bool, bool, bool, bool, bool]] = {
-    ActionKind.PLAY: (True, True, True, False, False),
-    ActionKind.DRAW: (False, False, False, False, False),
-    ActionKind.PASS: (False, False, False, False, False),
-    ActionKind.ACCEPT: (False, False, False, False, False),
-    ActionKind.CHALLENGE: (False, False, False, False, False),
-    ActionKind.DONE: (False, False, False, False, False),
-    ActionKind.UNO: (False, False, False, True, False),
-    ActionKind.CATCH: (False, False, True, True, False),
-    ActionKind.COLOR: (False, True, True, False, False),
-    ActionKind.GIVE: (True, False, False, False, False),
-    ActionKind.DISCARD: (True, False, False, False, False),
-    ActionKind.LAY: (True, False, False, False, False),
-    ActionKind.LEVER: (False, False, False, False, True),
-    ActionKind.CHOOSE: (False, False, True, False, False),
-    ActionKind.JUMP: (True, True, True, True, False),
+#: The optional fields of an action, in the order a misplaced one is reported.
+_FIELDS = ("card", "color", "target", "seat", "lever")
+#: The fields each kind of action may carry; the others must be None.
+_FIELDS_OF: dict[ActionKind, frozenset[str]] = {
+    ActionKind.PLAY: frozenset({"card", "color", "target"}),
+    ActionKind.DRAW: frozenset(),
+    ActionKind.PASS: frozenset(),
+    ActionKind.ACCEPT: frozenset(),
+    ActionKind.CHALLENGE: frozenset(),
+    ActionKind.DONE: frozenset(),
+    ActionKind.UNO: frozenset({"seat"}),
+    ActionKind.CATCH: frozenset({"target", "seat"}),
+    ActionKind.COLOR: frozenset({"color", "target"}),
+    ActionKind.GIVE: frozenset({"card"}),
+    ActionKind.DISCARD: frozenset({"card"}),
+    ActionKind.LAY: frozenset({"card"}),
+    ActionKind.LEVER: frozenset({"lever"}),
+    ActionKind.CHOOSE: frozenset({"target"}),
+    ActionKind.JUMP: frozenset({"card", "color", "target", "seat"}),
 }
-_FIELD_NAMES = ("card", "color", "target", "seat", "lever")
 
 #: Where the classic sheet says each thing, and the ruling that settles it.
 #: Topic -> (section of the sheet, or None where the sheet is silent; ruling or "").
@@ -930,7 +952,7 @@ class Game:
 
     def _matches(self, c: Card) -> bool:
         # R3: the color in play (named after a wild) or the top card's symbol; wilds anywhere.
-        return c.color is self._color or c.rank is self._discard[-1].rank or c in _ALWAYS
+        return c.color is self._color or c.rank is self._discard[-1].rank or c.color is None
 
     def _needs_target(self, seat: int, c: Card) -> bool:
         # Wild Swap Hands (R14: not as the last card) and 7s under 7-0 name a seat.
@@ -941,13 +963,13 @@ class Game:
                    kind: ActionKind = ActionKind.PLAY, actor: int | None = None) -> None:
         targeted = self._needs_target(seat, c)
         if kind is _K_PLAY and not targeted:
-            out.extend(COLOR_PLAYS[c] if c in _ALWAYS else (PLAIN_PLAYS[c],))
+            out.extend(COLOR_PLAYS[c] if c.color is None else (PLAIN_PLAYS[c],))
             return
         key = (kind, c, seat, self._n if targeted else 0, actor)
         actions = _PLAYS_WITH_SEATS.get(key)
         if actions is None:  # the same few actions every time: made once
             others = [t for t in range(self._n) if t != seat] if targeted else [None]
-            colors: Sequence[Color | None] = COLORS if c in _ALWAYS else (None,)
+            colors: Sequence[Color | None] = COLORS if c.color is None else (None,)
             actions = _PLAYS_WITH_SEATS[key] = tuple(
                 Action(kind, c, col, t, actor) for col in colors for t in others)
         out.extend(actions)
@@ -1017,10 +1039,9 @@ class Game:
         if phase is _P_OVER:
             return GameOverError("the hand is over")
         kind = a.kind
-        shape = _SHAPES[kind]
-        values = (a.card, a.color, a.target, a.seat, a.lever)
-        for allowed, value, field in zip(shape, values, _FIELD_NAMES):
-            if value is not None and not allowed:
+        carried = _FIELDS_OF[kind]
+        for field in _FIELDS:
+            if field not in carried and getattr(a, field) is not None:
                 return BadChoiceError(f"'{kind.value}' takes no {field}")
         if kind is _K_UNO or kind is _K_CATCH:
             return self._check_call(a)
@@ -1185,7 +1206,7 @@ class Game:
 
     def _check_choices(self, seat: int, c: Card, color: Color | None,
                        target: int | None) -> IllegalActionError | None:
-        if c in _ALWAYS:
+        if c.color is None:
             if color is None:
                 return BadChoiceError(f"name a color for the {card_name(c)}")
         elif color is not None:
@@ -1413,16 +1434,12 @@ class Game:
             self._swap(seat, target, "swap")
             self._turn(self._next(seat))
         elif effect is _E_DIP:
-            # R24: draw one, then give any one card to the next player.
-            self._draw_cards(seat, 1, "dip")
-            self._to_act = seat
-            self._phase = _P_GIVE
+            self._start_dip(seat)
         elif effect is _E_JACKPOT:
-            self._to_act = seat
-            self._phase = _P_LEVER
+            self._start_lever(seat)
         elif effect is _E_DROID:
             self._start_droid(seat)
-        else:
+        else:  # a 7 or 0 without the 7-0 house rule
             self._turn(self._next(seat))
 
     def _draw_topic(self, c: Card) -> str:
@@ -1450,9 +1467,12 @@ class Game:
         if self._n == 2:
             self._ev(_V_AGAIN, seat, "two")
 
-    def _go_out(self, seat: int, c: Card) -> None:
+    def _went_out(self, seat: int) -> None:
         self._winner = seat
         self._ev(EventKind.OUT, seat, "out")
+
+    def _go_out(self, seat: int, c: Card) -> None:
+        self._went_out(seat)
         k = _DRAW_OF.get(c)
         if k is not None:
             # R5: a draw card played last still makes the next player draw.
@@ -1501,7 +1521,7 @@ class Game:
             self._ev(_V_DRAW, seat, "draw", 1, (last,))
         if (last is None or not self.may_play_drawn_card
                 or not (last.color is self._color or last.rank is self._discard[-1].rank
-                        or last in _ALWAYS)):
+                        or last.color is None)):
             # R12: only the drawn card could be played, and it cannot; R29: never that turn.
             self._ev(_V_KEEP, seat, "after-draw")
             self._to_act = (seat + self._direction) % self._n
@@ -1521,13 +1541,10 @@ class Game:
             self._ev(_V_PASS, seat, "pass", note="nothing can be drawn or played")
         self._turn(self._next(seat))
 
-    def _pending_topic(self) -> str:
-        return self._draw_topic(self._discard[-1])
-
     def _do_accept(self) -> None:
         seat = self._to_act
         assert seat is not None
-        topic = "final" if self._final else self._pending_topic()
+        topic = "final" if self._final else self._draw_topic(self._discard[-1])
         self._draw_cards(seat, self._pending, topic)
         if self._final:
             self._finish()
@@ -1603,6 +1620,11 @@ class Game:
 
     # -- Wild Jackpot (R17-R19) ------------------------------------------------------------------
 
+    def _start_lever(self, seat: int) -> None:
+        # R18: a Jackpot or Wild Jackpot played: its player pulls the lever.
+        self._to_act = seat
+        self._phase = _P_LEVER
+
     def _perform(self, seats: Sequence[int]) -> None:
         texts = self._rules.dispense(self._rng, len(seats))
         for s, text in zip(seats, texts):
@@ -1674,8 +1696,7 @@ class Game:
             if self._reverse_skips:
                 self._jp_skip = True
         if not hand:
-            self._winner = seat
-            self._ev(EventKind.OUT, seat, "out")
+            self._went_out(seat)
             if self._jp_draws:
                 self._draw_cards(self._next(seat), self._jp_draws, "final")
             self._finish()
@@ -1701,6 +1722,12 @@ class Game:
 
     # -- Wild Dip Into The Deck (R24) and Let's Build a Droid (R36) -------------------------
 
+    def _start_dip(self, seat: int) -> None:
+        # R24: draw one, then give any one card to the next player.
+        self._draw_cards(seat, 1, "dip")
+        self._to_act = seat
+        self._phase = _P_GIVE
+
     def _do_give(self, c: Card) -> None:
         seat = self._to_act
         assert seat is not None
@@ -1710,8 +1737,7 @@ class Game:
         self._hands[receiver].append(c)
         self._ev(EventKind.GIVE, seat, "dip", cards=(c,), target=receiver)
         if not hand:
-            self._winner = seat
-            self._ev(EventKind.OUT, seat, "out")
+            self._went_out(seat)
             self._finish()
             return
         if len(hand) == 1:
@@ -1924,6 +1950,17 @@ _K_DISCARD = ActionKind.DISCARD
 _K_DONE = ActionKind.DONE
 _K_GIVE = ActionKind.GIVE
 _K_LAY = ActionKind.LAY
+_E_NUMBER = Effect.NUMBER
+_E_SKIP = Effect.SKIP
+_E_REVERSE = Effect.REVERSE
+_E_DRAW = Effect.DRAW
+_E_WILD = Effect.WILD
+_E_SWAP = Effect.SWAP
+_E_DIP = Effect.DIP
+_E_JACKPOT = Effect.JACKPOT
+_E_DROID = Effect.DROID
+_E_SEVEN = Effect.SEVEN
+_E_ZERO = Effect.ZERO
 _V_DRAW = EventKind.DRAW
 _V_KEEP = EventKind.KEEP
 _V_LOSE_TURN = EventKind.LOSE_TURN
