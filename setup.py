@@ -30,6 +30,7 @@ COMPILED_MODULES = [
     "engine/events.py",
     "engine/game.py",
     "engine/simulate.py",
+    "engine/state.py",
     "engine/variants.py",
 ]
 #: Names mypyc's shared library (GROUP__mypyc), which all the compiled modules load.
