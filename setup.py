@@ -29,6 +29,7 @@ COMPILED_MODULES = [
     "engine/chance.py",
     "engine/events.py",
     "engine/game.py",
+    "engine/legality.py",
     "engine/positions.py",
     "engine/simulate.py",
     "engine/state.py",
