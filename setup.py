@@ -32,6 +32,7 @@ COMPILED_MODULES = [
     "engine/legality.py",
     "engine/positions.py",
     "engine/simulate.py",
+    "engine/specials.py",
     "engine/state.py",
     "engine/variants.py",
 ]
