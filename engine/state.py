@@ -84,7 +84,7 @@ class HandResult:
 class Effect(enum.Enum):
     """What playing a card does once it is on the discard pile."""
 
-    #: Nothing: the next player's turn (number cards, and 7s and 0s without 7-0).
+    #: Nothing more: the next player's turn.
     NUMBER = "number"
     SKIP = "skip"
     REVERSE = "reverse"
@@ -100,9 +100,9 @@ class Effect(enum.Enum):
     JACKPOT = "jackpot"
     #: Let's Build a Droid (R36).
     DROID = "droid"
-    #: Under the 7-0 house rule: swap hands with a chosen player.
+    #: A 7: under the 7-0 house rule, swap hands with a chosen player; else a number.
     SEVEN = "seven"
-    #: Under the 7-0 house rule: every hand passes on.
+    #: A 0: under the 7-0 house rule, every hand passes on; else a number.
     ZERO = "zero"
 
 
