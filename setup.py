@@ -29,7 +29,11 @@ COMPILED_MODULES = [
     "engine/chance.py",
     "engine/events.py",
     "engine/game.py",
+    "engine/legality.py",
+    "engine/positions.py",
     "engine/simulate.py",
+    "engine/specials.py",
+    "engine/state.py",
     "engine/variants.py",
 ]
 #: Names mypyc's shared library (GROUP__mypyc), which all the compiled modules load.

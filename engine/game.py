@@ -14,204 +14,53 @@ game waits for and :attr:`Game.to_act` who decides it.
 ['Player 1 plays red 7 (R3; classic sheet, Gameplay)']
 >>> [a.text for a in game.legal_actions()]
 ['draw', 'uno 0', 'catch 1 0']
+
+:class:`Game` is built in layers, one module each, every layer a subclass of the
+one before; a layer uses only what the layers under it define:
+
+1. :mod:`engine.state`: :class:`~engine.state.GameState`, the seats, piles and
+   phase, the variant's settings and hooks, what the app reads, and the moves
+   every rule is made of (events, drawing, passing the turn, the end of the hand);
+2. :mod:`engine.positions`: building a game (the deal, the first card, any
+   position), saving it as JSON and replaying it;
+3. :mod:`engine.legality`: the legal actions, and why an action is illegal;
+4. :mod:`engine.specials`: the phases the special cards open (the Wild Jackpot
+   lever, Dip's give, the droid) and the swaps;
+5. this module: the turn machine, :meth:`Game.apply` and its ordinary cards.
+
+They stack in one line rather than mix in because mypyc, which compiles the
+engine (setup.py), compiles single inheritance only.
 """
 
 from __future__ import annotations
 
-import enum
-import random
-import secrets
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from .actions import (
-    ACCEPT,
-    CALLING_PLAYS,
-    CHALLENGE,
-    COLOR_PLAYS,
-    DONE,
-    DRAW,
-    LEVER,
-    PASS,
-    PLAIN_PLAYS,
-    Action,
-    ActionKind,
-    BadChoiceError,
-    CardNotHeldError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    UnplayableCardError,
-)
-from .cards import ALL_CARDS, COLORS, Card, Color, Rank, card, parse_cards
-from .chance import rng_from_json, rng_to_json, shuffle
+from .actions import Action, ActionKind
+from .cards import Card, Color, Rank
 from .events import Event, EventKind, card_name
-from .jackpot import LEVER_OUTCOMES, LeverOutcome, RuleDispenser, default_rule_cards, spin
-from .options import TableOptions
-from .scoring import HandOutcome, ScoringMode
+from .jackpot import spin
+from .specials import SpecialCards
+from .state import (
+    CLASSIC_SECTIONS,
+    DIRECTION_WORDS,
+    DRAW_OF,
+    DRAW_WILDS,
+    EFFECT_OF,
+    Effect,
+    HandNotOverError,
+    HandResult,
+    NoPointsError,
+    Phase,
+    SetupError,
+)
+
+# Importable from here as before the split: the variants, the app and the tests use them.
+__all__ = ["CLASSIC_SECTIONS", "Game", "HandNotOverError", "HandResult", "NoPointsError",
+           "Phase", "SetupError"]
 
 
-class NoPointsError(ValueError):
-    """Raised when asking for points in a variant that has none (R32)."""
-
-
-class SetupError(ValueError):
-    """A game cannot start this way: players, dealer, deck, options or position."""
-
-
-class HandNotOverError(ValueError):
-    """The hand is still being played: it has no result yet."""
-
-
-class Phase(enum.Enum):
-    """What the game waits for."""
-
-    #: ``to_act`` plays a card or draws (or passes when neither is possible, R2).
-    TURN = "turn"
-    #: ``to_act`` drew a playable card: play it or keep it (R12).
-    DRAWN = "drawn"
-    #: ``to_act`` must draw: accept, challenge a draw wild, or stack (house rule).
-    PENDING = "pending"
-    #: A Wild (or Wild Swap Hands, Wild Jackpot) was turned up first: ``to_act`` names the color.
-    NAME_COLOR = "name-color"
-    #: Wild Jackpot: ``to_act`` chooses who performs a rule card (R18, R19).
-    CHOOSE = "choose"
-    #: Wild Jackpot: ``to_act`` pulls the lever (R18).
-    LEVER = "lever"
-    #: Wild Jackpot lever: ``to_act`` discards up to one card of each color (R18).
-    DISCARD = "discard"
-    #: Wild Dip Into The Deck: ``to_act`` gives a card to the next player (R24).
-    GIVE = "give"
-    #: Let's Build a Droid: ``to_act`` lays a card of a new color (R36).
-    DROID = "droid"
-    #: The hand is over.
-    OVER = "over"
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """The end of a hand: who went out, what everyone else holds, and its points."""
-
-    went_out: int
-    #: The cards each other player holds, by seat.
-    held: Mapping[int, tuple[Card, ...]]
-    #: Points of those cards by seat (the variant's ``hand_points``); None without points (R32).
-    points: Mapping[int, int] | None
-
-    @property
-    def outcome(self) -> HandOutcome:
-        """The hand as :func:`engine.scoring.score_hand` takes it."""
-        return HandOutcome(self.went_out, dict(self.points or {}))
-
-
-# -- per-card tables for the hot path -------------------------------------------------
-# Cards are interned and hash by identity, so these lookups are cheap; ranks and
-# colors (enums) are compared with ``is`` and never hashed on the hot path.
-
-#: Cards drawn by the next player when this card is played.
-_DRAW_OF: dict[Card, int] = {
-    c: n for c in ALL_CARDS
-    for r, n in ((Rank.DRAW1, 1), (Rank.DRAW2, 2), (Rank.WILD_DRAW2, 2), (Rank.WILD_DRAW4, 4))
-    if c.rank is r
-}
-#: Cards playable on anything: the wilds, and blanks (played like a Wild, see docs/rulings.md).
-_ALWAYS: frozenset[Card] = frozenset(c for c in ALL_CARDS if c.color is None)
-#: Draw wilds, which may be challenged (R10, R20, R25, R35).
-_DRAW_WILDS: frozenset[Card] = frozenset(c for c in _DRAW_OF if c.color is None)
-#: Turned up first, these go back into the deck (R8, R19, R23; blanks: docs/rulings.md).
-_RETURN_FIRST: frozenset[Card] = frozenset(
-    card(r) for r in (Rank.WILD_DRAW4, Rank.WILD_DRAW2, Rank.WILD_DIP, Rank.BLANK))
-#: The sheet topic each draw card's events cite.
-_DRAW_TOPIC: dict[Card, str] = {
-    c: {Rank.DRAW1: "draw1", Rank.DRAW2: "draw2", Rank.WILD_DRAW2: "wd2",
-        Rank.WILD_DRAW4: "wd4"}[c.rank] for c in _DRAW_OF}
-_WILD_SWAP = card(Rank.WILD_SWAP)
-_WILD_JACKPOT = card(Rank.WILD_JACKPOT)
-
-_E_NUMBER, _E_SKIP, _E_REVERSE, _E_DRAW, _E_WILD, _E_SWAP, _E_DIP, _E_JACKPOT, _E_DROID, \
-    _E_SEVEN, _E_ZERO = range(11)
-_EFFECT_OF_RANK = {
-    Rank.SKIP: _E_SKIP, Rank.REVERSE: _E_REVERSE, Rank.DRAW1: _E_DRAW, Rank.DRAW2: _E_DRAW,
-    Rank.WILD_DRAW2: _E_DRAW, Rank.WILD_DRAW4: _E_DRAW, Rank.WILD: _E_WILD, Rank.BLANK: _E_WILD,
-    Rank.WILD_SWAP: _E_SWAP, Rank.WILD_DIP: _E_DIP, Rank.JACKPOT: _E_JACKPOT,
-    Rank.WILD_JACKPOT: _E_JACKPOT, Rank.WILD_DROID: _E_DROID, Rank.SEVEN: _E_SEVEN,
-    Rank.ZERO: _E_ZERO,
-}
-#: What playing each card does.
-_EFFECT: dict[Card, int] = {c: _EFFECT_OF_RANK.get(c.rank, _E_NUMBER) for c in ALL_CARDS}
-
-_COLOR_NAMES: tuple[Action, ...] = tuple(Action(ActionKind.COLOR, color=c) for c in COLORS)
-_LEVERS: tuple[Action, ...] = (LEVER,) + tuple(Action(ActionKind.LEVER, lever=o)
-                                                for o in LEVER_OUTCOMES)
-_DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
-
-# Fields each kind of action may carry: card, color, target, seat, lever.
-_SHAPES: dict[ActionKind, tuple[bool, bool, bool, bool, bool]] = {
-    ActionKind.PLAY: (True, True, True, False, False),
-    ActionKind.DRAW: (False, False, False, False, False),
-    ActionKind.PASS: (False, False, False, False, False),
-    ActionKind.ACCEPT: (False, False, False, False, False),
-    ActionKind.CHALLENGE: (False, False, False, False, False),
-    ActionKind.DONE: (False, False, False, False, False),
-    ActionKind.UNO: (False, False, False, True, False),
-    ActionKind.CATCH: (False, False, True, True, False),
-    ActionKind.COLOR: (False, True, True, False, False),
-    ActionKind.GIVE: (True, False, False, False, False),
-    ActionKind.DISCARD: (True, False, False, False, False),
-    ActionKind.LAY: (True, False, False, False, False),
-    ActionKind.LEVER: (False, False, False, False, True),
-    ActionKind.CHOOSE: (False, False, True, False, False),
-    ActionKind.JUMP: (True, True, True, True, False),
-}
-_FIELD_NAMES = ("card", "color", "target", "seat", "lever")
-
-#: Where the classic sheet says each thing, and the ruling that settles it.
-#: Topic -> (section of the sheet, or None where the sheet is silent; ruling or "").
-#: A section starting with "house rule" is a table option, not the sheet.
-CLASSIC_SECTIONS: dict[str, tuple[str | None, str]] = {
-    "setup": ("Setup", ""),
-    "first": ("Setup", ""),
-    "first-skip": ("Skip Card", ""),
-    "first-draw": ("Draw 2 Card", ""),
-    "first-reverse": ("Reverse Card", "R9"),
-    "first-wild": ("Wild Card", "R8"),
-    "first-return": ("Wild Draw 4 Card", "R8"),
-    "first-swap": ("Wild Swap Hands Card", "R8"),
-    "first-jackpot": (None, "R19"),
-    "play": ("Gameplay", "R3"),
-    "draw": ("Gameplay", ""),
-    "after-draw": ("Gameplay", "R12"),
-    "pass": ("Gameplay", "R2"),
-    "reshuffle": ("Gameplay", "R2"),
-    "skip": ("Skip Card", ""),
-    "reverse": ("Reverse Card", ""),
-    "two": ("Rules for Two Players", "R13"),
-    "draw1": (None, ""),
-    "draw2": ("Draw 2 Card", ""),
-    "wild": ("Wild Card", ""),
-    "wd4": ("Wild Draw 4 Card", "R10"),
-    "wd2": (None, "R25"),
-    "challenge-won": ("Wild Draw 4 Card", "R4"),
-    "final": ("Gameplay", "R5"),
-    "out": ("Gameplay", ""),
-    "uno": ("Gameplay", "R6"),
-    "swap": ("Wild Swap Hands Card", "R14"),
-    "blank": ("Blank Card", ""),
-    "dip": (None, "R24"),
-    "jackpot": (None, "R18"),
-    "rules": (None, "R17"),
-    "droid": (None, "R36"),
-    "stacking": ("house rule: stacking", "house"),
-    "progressive": ("house rule: progressive UNO", "house"),
-    "seven-o": ("house rule: 7-0", "house"),
-    "jump-in": ("house rule: jump-in", "house"),
-    "draw-until": ("house rule: draw until playable", "house"),
-    "forced": ("house rule: forced play", "house"),
-}
-
-
-class Game:
+class Game(SpecialCards):
     """Standard UNO rules (the classic sheet); subclasses are the variants.
 
     Make a game with :meth:`new` (a shuffled or stacked deck), :meth:`from_position`
@@ -219,1023 +68,7 @@ class Game:
     :meth:`is_legal` / :meth:`why_illegal` and :meth:`apply` until :attr:`is_over`.
     """
 
-    # A game has some forty attributes, more than CPython 3.11 keeps in a shared-key
-    # instance dict (30); with slots every attribute read and write on the hot path stays
-    # a fixed-offset access instead of a dict lookup.
-    __slots__ = (
-        "_color",
-        "_direction",
-        "_discard",
-        "_draw",
-        "_drawn",
-        "_droid_by",
-        "_droid_last",
-        "_events",
-        "_exposed",
-        "_final",
-        "_forced_play",
-        "_guilty",
-        "_hands",
-        "_jp_colors",
-        "_jp_draws",
-        "_jp_skip",
-        "_jump_in",
-        "_laid",
-        "_legal",
-        "_n",
-        "_opening",
-        "_penalty",
-        "_pending",
-        "_pending_from",
-        "_phase",
-        "_reverse_skips",
-        "_rng",
-        "_rules",
-        "_setup",
-        "_seven_o",
-        "_stack_rule",
-        "_start_of_hand",
-        "_to_act",
-        "_until_playable",
-        "_winner",
-        "dealer",
-        "history",
-        "opening_events",
-        "options",
-        "players",
-    )
-
-    #: Name used in URLs, the database and tests.
-    name: ClassVar[str] = ""
-    #: Other names :func:`engine.find_variant` accepts.
-    aliases: ClassVar[tuple[str, ...]] = ()
-    #: Human title, e.g. "UNO Pocket Pizza Pizza".
-    title: ClassVar[str] = ""
-    #: Which rule sheet this variant follows.
-    sheet: ClassVar[str] = ""
-    hand_size: ClassVar[int] = 7
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 10
-    #: Points to win; None where the sheet has no points (R32).
-    default_target: ClassVar[int | None] = 500
-    #: Cards drawn for a missed UNO call (R6); 0 where no call is needed.
-    default_uno_penalty: ClassVar[int] = 2
-    #: Scoring modes this variant can be kept with, the sheet's own first.
-    scoring_modes: ClassVar[tuple[ScoringMode, ...]] = tuple(ScoringMode)
-    #: Colored card counts per color, e.g. {Rank.ONE: 2, ...}.
-    colored_counts: ClassVar[dict[Rank, int]] = {}
-    #: Wild card counts, e.g. {Rank.WILD: 4}.
-    wild_counts: ClassVar[dict[Rank, int]] = {}
-    #: Points per rank for scored hands; None for a variant without points.
-    rank_points: ClassVar[dict[Rank, int] | None] = None
-    #: Blank and other table cards the deck may take (R7); only classic has any.
-    max_table_cards: ClassVar[int] = 0
-
-    # -- rule settings: the hooks a variant sets -------------------------------------
-
-    #: R28, R34: only a number card may start the discard pile.
-    first_card_numbers_only: ClassVar[bool] = False
-    #: R9 (classic): a Reverse turned up first starts with the player to the dealer's
-    #: right; False (R19, R23): with the dealer. Play goes counter-clockwise either way.
-    first_reverse_right_of_dealer: ClassVar[bool] = True
-    #: R12 (True): a drawn card may be played at once; R29 (False): never that turn.
-    may_play_drawn_card: ClassVar[bool] = True
-    #: False where draw wilds cannot be challenged (R31).
-    challenges: ClassVar[bool] = True
-    #: R13: with two players a Reverse acts as a Skip (classic); a table option elsewhere.
-    two_player_reverse_skips: ClassVar[bool] = True
-    #: What a guilty player of a draw wild held, for the event text.
-    bluff_words: ClassVar[str] = "held a card of the color in play"
-    #: Topic -> (sheet section, ruling) for the events' sources.
-    sections: ClassVar[dict[str, tuple[str | None, str]]] = CLASSIC_SECTIONS
-
-    #: Every variant by name, for :meth:`from_json` and :meth:`replay`.
-    _registry: ClassVar[dict[str, type[Game]]] = {}
-    #: topic -> (rule, source), built from ``sections`` and ``sheet``.
-    _cite: ClassVar[dict[str, tuple[str, str]]] = {}
-    _play_cite: ClassVar[tuple[str, str]] = ("", "")
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.name:
-            Game._registry[cls.name] = cls
-        cls._cite = _citations(cls.sheet, cls.sections)
-        cls._play_cite = cls._cite["play"]
-
-    def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
-        """Whether a draw wild was played illegally: the hook each variant's challenge uses.
-
-        ``rest`` is the player's hand after the play; ``color`` and ``top`` are the
-        color in play and the top card before it. Classic (R10, R20): another card of
-        the color in play; wilds and other colors' symbols do not count.
-        """
-        return any(c.color is color for c in rest)
-
-    # -- deck and points -------------------------------------------------
-
-    @classmethod
-    def default_options(cls) -> TableOptions:
-        """The sheet's own setup for this variant."""
-        return TableOptions(uno_penalty=cls.default_uno_penalty)
-
-    @classmethod
-    def check_options(cls, options: TableOptions) -> None:
-        """Raise ValueError for options this variant cannot be set up with."""
-        if options.blank_cards:
-            raise ValueError(f"blank cards are a classic table card (R7), not part of {cls.name}")
-        if options.blank_value < 0:
-            raise ValueError("a blank card cannot score below 0 (R14)")
-        if options.uno_penalty is not None and not 0 <= options.uno_penalty <= 20:
-            raise ValueError("the UNO penalty must be 0-20 cards (R6)")
-        if options.rule_cards:
-            raise ValueError(f"rule cards belong to wild-jackpot (R17), not to {cls.name}")
-
-    @classmethod
-    def deck_counts(cls, options: TableOptions | None = None) -> dict[Card, int]:
-        """How many of each card the deck holds, in picker order (colors, then wilds)."""
-        counts: dict[Card, int] = {}
-        for color in COLORS:
-            for rank, n in cls.colored_counts.items():
-                counts[card(rank, color)] = n
-        for rank, n in cls.wild_counts.items():
-            counts[card(rank)] = n
-        return counts
-
-    @classmethod
-    def deck(cls, options: TableOptions | None = None) -> list[Card]:
-        """Every card of the deck, unshuffled, in picker order."""
-        return [c for c, n in cls.deck_counts(options).items() for _ in range(n)]
-
-    @classmethod
-    def has_points(cls) -> bool:
-        """False for variants that only tally wins (R32)."""
-        return cls.rank_points is not None
-
-    @classmethod
-    def points_for(cls, c: Card, options: TableOptions | None = None) -> int:
-        """Points a card scores when left in an opponent's hand."""
-        if cls.rank_points is None:
-            raise NoPointsError(f"{cls.name} has no card points: the first player out wins (R32)")
-        if c.rank is Rank.BLANK and cls.max_table_cards:
-            return (options or cls.default_options()).blank_value  # R14
-        if c.color is not None and c.rank not in cls.colored_counts:
-            raise NoPointsError(f"{c.text} is not a {cls.name} card")
-        if c.rank.is_number:
-            return c.rank.number or 0
-        try:
-            return cls.rank_points[c.rank]
-        except KeyError:
-            raise NoPointsError(f"{c.text} is not a {cls.name} card") from None
-
-    @classmethod
-    def hand_points(cls, cards: Iterable[Card], options: TableOptions | None = None) -> int:
-        """Total points of the cards a player is caught holding.
-
-        >>> from engine import find_variant, parse_cards
-        >>> find_variant("classic").hand_points(parse_cards("red-7 blue-skip wild"))
-        77
-        """
-        return sum(cls.points_for(c, options) for c in cards)
-
-    # -- making a game ----------------------------------------------------------------
-
-    def __init__(self, players: Sequence[str], options: TableOptions, dealer: int,
-                 rng: random.Random) -> None:
-        """An empty table; use :meth:`new`, :meth:`from_position` or :meth:`from_json`."""
-        n = len(players)
-        self.players: tuple[str, ...] = tuple(players)
-        self.options = options
-        self.dealer = dealer
-        self._rng = rng
-        self._n = n
-        penalty = options.uno_penalty
-        self._penalty = self.default_uno_penalty if penalty is None else penalty
-        reverse = options.two_player_reverse_skips
-        self._reverse_skips = n == 2 and (
-            self.two_player_reverse_skips if reverse is None else reverse)
-        self._stack_rule = options.stack_rule
-        self._seven_o = options.seven_o
-        self._jump_in = options.jump_in
-        self._until_playable = options.draw_until_playable
-        self._forced_play = options.forced_play
-        self._hands: list[list[Card]] = [[] for _ in range(n)]
-        self._draw: list[Card] = []  # the top card is the last
-        self._discard: list[Card] = []  # the top card is the last
-        self._color: Color | None = None
-        self._direction = 1
-        self._to_act: int | None = None
-        self._phase = _P_TURN
-        self._winner: int | None = None
-        self._drawn: Card | None = None
-        self._pending = 0
-        self._pending_from: int | None = None
-        self._guilty = False
-        self._final = False
-        self._exposed: list[int] = []
-        self._opening = False
-        self._rules = RuleDispenser()
-        self._jp_colors: list[Color] = []
-        self._jp_draws = 0
-        self._jp_skip = False
-        self._droid_by: int | None = None
-        self._droid_last: Color | None = None
-        self._laid: list[list[Card]] = [[] for _ in range(n)]
-        self._events: list[Event] = []
-        self._legal: tuple[Action, ...] | None = None
-        self._setup: dict[str, Any] = {}
-        # new(): the seed or generator state, and the stacked deck; JSON made on demand.
-        self._start_of_hand: tuple[dict[str, Any], list[Card] | None] | None = None
-        #: Every action applied since the start, in order.
-        self.history: list[Action] = []
-        #: The events of the deal and the first card.
-        self.opening_events: list[Event] = []
-
-    @classmethod
-    def new(cls, players: int | Sequence[str], *, seed: int | None = None,
-            options: TableOptions | None = None, dealer: int = 0,
-            deck: Sequence[Card | str] | None = None,
-            rng: random.Random | None = None) -> Game:
-        """Shuffle (or take a stacked ``deck``, top card first), deal and turn the first card.
-
-        Randomness comes from ``rng``, else from ``random.Random(seed)``; without
-        either a seed is drawn from the system and recorded, so the game can be replayed.
-        A stacked deck is dealt as given, one card at a time clockwise from the
-        dealer's left (see :meth:`stack_deck`).
-        """
-        names = cls._seat_names(players)
-        options = cls._resolve_options(options)
-        if not 0 <= dealer < len(names):
-            raise SetupError(f"the dealer must be a seat from 0 to {len(names) - 1}")
-        start: dict[str, Any]
-        if rng is not None:
-            if seed is not None:
-                raise SetupError("give a seed or a random generator, not both")
-            start = {"rng": rng_to_json(rng)}
-        else:
-            if seed is None:
-                seed = secrets.randbits(63)
-            rng = random.Random(seed)
-            start = {"seed": seed}
-        if deck is None:
-            cards = list(cls._full_deck(options))
-            shuffle(cards, rng)
-            stacked = None
-        else:
-            cards = [Card.parse(c) if isinstance(c, str) else c for c in deck]
-            cls._check_cards(cards, options)
-            stacked = cards[:]
-        game = cls(names, options, dealer, rng)
-        game._start_of_hand = (start, stacked)
-        cards.reverse()
-        game._draw = cards
-        game._load_rules()
-        game._events = game.opening_events
-        game._deal()
-        game._turn_up_first_card()
-        return game
-
-    @classmethod
-    def stack_deck(cls, hands: Sequence[Sequence[Card | str] | str], first: Card | str,
-                   draw_pile: Sequence[Card | str] | str = (), *, dealer: int = 0) -> list[Card]:
-        """A stacked deck (top card first) that :meth:`new` deals into exactly ``hands``
-        (by seat), turns up ``first`` and leaves ``draw_pile`` (top first) to draw from.
-
-        >>> from engine import find_variant
-        >>> classic = find_variant("classic")
-        >>> hands = ["red-1 red-2 red-3 red-4 red-5 red-6 red-7",
-        ...          "blue-1 blue-2 blue-3 blue-4 blue-5 blue-6 blue-7"]
-        >>> deck = classic.stack_deck(hands, "red-9", "green-2 green-3")
-        >>> game = classic.new(2, deck=deck)
-        >>> game.top_card.text, [c.text for c in game.draw_pile]
-        ('red-9', ['green-2', 'green-3'])
-        """
-        seat_hands = [_cards(h) for h in hands]
-        n = len(seat_hands)
-        if any(len(h) != cls.hand_size for h in seat_hands):
-            raise SetupError(f"each hand of {cls.name} has {cls.hand_size} cards")
-        order = [(dealer + k) % n for k in range(1, n + 1)]
-        deck = [seat_hands[s][i] for i in range(cls.hand_size) for s in order]
-        return deck + [_cards([first])[0]] + _cards(draw_pile)
-
-    @classmethod
-    def from_position(cls, hands: Sequence[Sequence[Card | str] | str],
-                      discard_pile: Sequence[Card | str] | str,
-                      draw_pile: Sequence[Card | str] | str = (), *,
-                      players: Sequence[str] | None = None,
-                      current_color: Color | str | None = None, direction: int = 1,
-                      to_act: int = 0, dealer: int | None = None,
-                      drawn: Card | str | None = None, pending_draw: int = 0,
-                      pending_from: int | None = None,
-                      previous_color: Color | str | None = None,
-                      uno_owed: Sequence[int] = (), options: TableOptions | None = None,
-                      seed: int | None = None, rng: random.Random | None = None) -> Game:
-        """Any moment of a hand, for settling a dispute.
-
-        ``hands`` by seat; ``discard_pile`` bottom first (its last card is the top);
-        ``draw_pile`` top first. The phase follows from the arguments: ``drawn`` (a
-        card ``to_act`` just drew) gives the after-draw decision, ``pending_draw`` a
-        draw ``to_act`` must take or challenge (``pending_from`` played it, by default
-        the previous player; ``previous_color`` was the color in play before a draw
-        wild, by default the color of the card under it). A hand left empty with no
-        draw pending means that player has gone out. ``uno_owed`` lists players at one
-        card who have not called UNO and can still be caught.
-        """
-        seat_hands = [_cards(h) for h in hands]
-        discard = _cards(discard_pile)
-        draw = _cards(draw_pile)
-        names = list(players) if players is not None else cls._seat_names(len(seat_hands))
-        if len(names) != len(seat_hands):
-            raise SetupError("give one name per hand")
-        names = cls._seat_names(names)
-        n = len(names)
-        options = cls._resolve_options(options)
-        cls._check_cards([c for h in seat_hands for c in h] + discard + draw, options)
-        if not discard:
-            raise SetupError("the discard pile needs at least its top card")
-        if direction not in (1, -1):
-            raise SetupError("direction is 1 (clockwise) or -1 (counter-clockwise)")
-        if not 0 <= to_act < n:
-            raise SetupError(f"to_act must be a seat from 0 to {n - 1}")
-        dealer = (to_act - direction) % n if dealer is None else dealer
-        if not 0 <= dealer < n:
-            raise SetupError(f"the dealer must be a seat from 0 to {n - 1}")
-        if rng is None:
-            rng = random.Random(secrets.randbits(63) if seed is None else seed)
-        elif seed is not None:
-            raise SetupError("give a seed or a random generator, not both")
-        game = cls(names, options, dealer, rng)
-        game._hands = seat_hands
-        game._draw = draw[::-1]
-        game._discard = discard
-        game._direction = direction
-        top = discard[-1]
-        color = _color(current_color) if current_color is not None else top.color
-        if color is None:
-            raise SetupError("the top card is a wild: give the current color")
-        game._color = color
-        game._load_rules()
-        game._to_act = to_act
-        empty = [s for s in range(n) if not seat_hands[s]]
-        if pending_draw:
-            if top not in _DRAW_OF:
-                raise SetupError("a pending draw needs a draw card on top of the discard pile")
-            if drawn is not None:
-                raise SetupError("a player facing a draw has not drawn a card yet")
-            source = (to_act - direction) % n if pending_from is None else pending_from
-            if not 0 <= source < n or source == to_act:
-                raise SetupError("pending_from must be another seat")
-            game._pending, game._pending_from = pending_draw, source
-            game._phase = _P_PENDING
-            if empty and empty != [source]:
-                raise SetupError("only the player who played the draw card can have gone out")
-            if empty:
-                game._final = True
-                game._winner = source
-            elif top in _DRAW_WILDS and game.challenges:
-                before = _color(previous_color) if previous_color is not None else (
-                    discard[-2].color if len(discard) > 1 else None)
-                if before is None:
-                    raise SetupError("give previous_color: the color in play before the "
-                                     f"{card_name(top)}")
-                under = discard[-2] if len(discard) > 1 else top
-                game._guilty = game.bluffed(seat_hands[source], before, under)
-            if top not in _DRAW_WILDS and game._stack_rule is None:
-                raise SetupError("without stacking only a draw wild leaves a draw pending")
-        elif empty:
-            if len(empty) > 1 or drawn is not None:
-                raise SetupError("only one player can have gone out")
-            game._winner = empty[0]
-            game._phase = _P_OVER
-            game._to_act = None
-        elif drawn is not None:
-            got = _cards([drawn])[0]
-            if got not in seat_hands[to_act]:
-                raise SetupError("the drawn card must be in the hand of the player to act")
-            if not game.may_play_drawn_card:
-                raise SetupError(f"in {cls.name} a drawn card is never played that turn (R29)")
-            game._drawn = got
-            game._phase = _P_DRAWN
-        for s in uno_owed:
-            if not 0 <= s < n or len(seat_hands[s]) != 1:
-                raise SetupError("only a player holding one card can owe an UNO call")
-            game._expose(s)
-        game._setup = {"variant": cls.name, "position": game._state_json()}
-        return game
-
-    @classmethod
-    def _seat_names(cls, players: int | Sequence[str]) -> list[str]:
-        if isinstance(players, int):
-            names = [f"Player {i + 1}" for i in range(players)]
-        else:
-            names = [str(p).strip() for p in players]
-            if any(not p for p in names) or len(set(names)) != len(names):
-                raise SetupError("every player needs a name of their own")
-        if not cls.min_players <= len(names) <= cls.max_players:
-            raise SetupError(f"{cls.name} is for {cls.min_players}-{cls.max_players} players,"
-                             f" not {len(names)}")
-        return names
-
-    @classmethod
-    def _resolve_options(cls, options: TableOptions | None) -> TableOptions:
-        if options is None:
-            cached = _DEFAULTS.get(cls)
-            if cached is None:
-                cached = _DEFAULTS[cls] = cls._resolve_options(cls.default_options())
-            return cached
-        try:
-            cls.check_options(options)
-        except SetupError:
-            raise
-        except ValueError as exc:
-            raise SetupError(str(exc)) from None
-        return options
-
-    @classmethod
-    def _full_deck(cls, options: TableOptions) -> list[Card]:
-        key = (cls, options.wild_swap, options.blank_cards)
-        cached = _DECKS.get(key)
-        if cached is None:
-            cached = _DECKS[key] = cls.deck(options)
-        return cached
-
-    @classmethod
-    def _check_cards(cls, cards: Sequence[Card], options: TableOptions) -> None:
-        counts = cls.deck_counts(options)
-        seen: dict[Card, int] = {}
-        for c in cards:
-            seen[c] = seen.get(c, 0) + 1
-        for c, k in seen.items():
-            if k > counts.get(c, 0):
-                have = counts.get(c, 0)
-                raise SetupError(f"{c.text} appears {k} times; the {cls.name} deck has {have}")
-
-    def _load_rules(self) -> None:
-        if Rank.JACKPOT not in self.colored_counts:  # only wild-jackpot has a dispenser
-            return
-        texts = list(self.options.rule_cards) or default_rule_cards(
-            self.players, 8 // self._n)  # R17: 8 cards shared equally, the rest set aside
-        self._rules = RuleDispenser.load(texts, self._rng)
-
-    def _deal(self) -> None:
-        n, draw, hands = self._n, self._draw, self._hands
-        if len(draw) < self.hand_size * n + 1:
-            raise SetupError(f"the deck has {len(draw)} cards: too few to deal {self.hand_size}"
-                             f" to {n} players and turn one up")
-        # One card at a time clockwise from the dealer's left; the top card is draw[-1],
-        # so the seat k-th in line gets every n-th card counting down from draw[-1 - k].
-        dealt = self.hand_size * n
-        top = len(draw) - 1
-        for k in range(n):
-            hands[(self.dealer + 1 + k) % n][:] = draw[top - k:top - dealt:-n]
-        del draw[top + 1 - dealt:]
-        self._ev(EventKind.DEAL, self.dealer, "setup", amount=self.hand_size)
-
-    def _turn_up_first_card(self) -> None:
-        draw, rng = self._draw, self._rng
-        while True:
-            first = draw.pop()
-            if not self._first_card_returned(first):
-                break
-            if not any(not self._first_card_returned(c) for c in draw):
-                raise SetupError("no card in the deck may start the discard pile")
-            # Back into the deck at a random place: the same as shuffling it in.
-            topic = "first-return"
-            self._ev(EventKind.RETURNED, None, topic, cards=(first,))
-            draw.insert(rng.randrange(len(draw) + 1), first)
-        self._discard.append(first)
-        self._color = first.color
-        self._ev(EventKind.FIRST_CARD, None, "first", cards=(first,))
-        n, dealer = self._n, self.dealer
-        left = (dealer + 1) % n
-        effect = _EFFECT[first]
-        if effect is _E_SKIP:
-            self._ev(_V_LOSE_TURN, left, "first-skip")
-            self._start((left + 1) % n)
-        elif effect is _E_DRAW:
-            self._draw_cards(left, _DRAW_OF[first], "first-draw")
-            self._ev(_V_LOSE_TURN, left, "first-draw")
-            self._start((left + 1) % n)
-        elif effect is _E_REVERSE:
-            self._direction = -1
-            self._start((dealer - 1) % n if self.first_reverse_right_of_dealer else dealer,
-                        "first-reverse")
-        elif effect is _E_WILD or effect is _E_SWAP:
-            self._to_act = left
-            self._phase = _P_NAME_COLOR
-        elif effect is _E_JACKPOT:
-            self._opening = True
-            self._to_act = left
-            self._phase = _P_CHOOSE
-        else:
-            self._start(left)
-
-    def _first_card_returned(self, c: Card) -> bool:
-        # R8, R19, R23 (draw wilds, Dip); R28, R34 (anything but a number); blanks: rulings.md
-        if self.first_card_numbers_only:
-            return not c.rank.is_number
-        return c in _RETURN_FIRST
-
-    def _start(self, seat: int, topic: str = "first") -> None:
-        self._ev(EventKind.START, seat, topic, note=_DIRECTION_WORDS[self._direction])
-        self._to_act = seat
-        self._phase = _P_TURN
-
-    # -- what the app reads ----------------------------------------------------------------
-
-    @property
-    def to_act(self) -> int | None:
-        """The one seat whose decision the game waits on; None once the hand is over."""
-        return self._to_act
-
-    @property
-    def phase(self) -> Phase:
-        """What the game waits for."""
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        """True once the hand has ended (after any final draw, R5)."""
-        return self._phase is _P_OVER
-
-    @property
-    def winner(self) -> int | None:
-        """The seat that went out, as soon as they have (R5 draws may still follow)."""
-        return self._winner
-
-    @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]:
-        """Every seat's cards (cards laid for a droid are in :attr:`laid_aside`)."""
-        return tuple(tuple(h) for h in self._hands)
-
-    @property
-    def draw_pile(self) -> tuple[Card, ...]:
-        """The draw pile, top card first."""
-        return tuple(reversed(self._draw))
-
-    @property
-    def discard_pile(self) -> tuple[Card, ...]:
-        """The discard pile, bottom first: the last card is the top card."""
-        return tuple(self._discard)
-
-    @property
-    def top_card(self) -> Card:
-        """The top card of the discard pile."""
-        return self._discard[-1]
-
-    @property
-    def current_color(self) -> Color | None:
-        """The color in play: the top card's, or the one named for a wild (R3).
-        None only while a Wild turned up first waits for its color."""
-        return self._color
-
-    @property
-    def direction(self) -> int:
-        """1 for clockwise (to the left, R1), -1 for counter-clockwise."""
-        return self._direction
-
-    @property
-    def player_count(self) -> int:
-        """Seats at the table."""
-        return self._n
-
-    @property
-    def drawn_card(self) -> Card | None:
-        """The card just drawn, while its player decides whether to play it (R12)."""
-        return self._drawn if self._phase is _P_DRAWN else None
-
-    @property
-    def pending_draw(self) -> int:
-        """Cards ``to_act`` must draw unless they challenge or stack."""
-        return self._pending if self._phase is _P_PENDING else 0
-
-    @property
-    def uno_owed(self) -> tuple[int, ...]:
-        """Seats at one card that have not called UNO and can be caught now (R6)."""
-        return tuple(s for s in self._exposed if len(self._hands[s]) == 1)
-
-    @property
-    def laid_aside(self) -> tuple[tuple[Card, ...], ...]:
-        """Cards each seat has laid for a droid, until they go back to the hands (R36)."""
-        return tuple(tuple(h) for h in self._laid)
-
-    @property
-    def rule_dispenser(self) -> RuleDispenser:
-        """wild-jackpot's rule cards: in the unit and used (R17). Empty elsewhere."""
-        return self._rules
-
-    @property
-    def uno_penalty(self) -> int:
-        """Cards a player caught without calling UNO draws (R6)."""
-        return self._penalty
-
-    @property
-    def setup(self) -> dict[str, Any]:
-        """How this hand started, as JSON: :meth:`replay` takes it with the actions."""
-        if self._start_of_hand is not None:
-            start, stacked = self._start_of_hand
-            return {"variant": self.name, "players": list(self.players), "dealer": self.dealer,
-                    "options": self.options.to_dict(), **_copy_json(start),
-                    "deck": [c.text for c in stacked] if stacked is not None else None}
-        copied: dict[str, Any] = _copy_json(self._setup)
-        return copied
-
-    def describe_options(self) -> list[str]:
-        """This table's options in plain sentences."""
-        return self.options.describe(type(self))
-
-    # -- legal actions -----------------------------------------------------------------------
-
-    def legal_actions(self) -> list[Action]:
-        """Every legal action now: the decision of :attr:`to_act`, then UNO calls and
-        catches (each naming its actor) and jump-ins (house rule)."""
-        phase = self._phase
-        out: list[Action] = []
-        seat = self._to_act
-        if seat is None:  # the hand is over
-            return out
-        if phase is _P_TURN:
-            color = self._color
-            rank = self._discard[-1].rank
-            # R3: the color in play or the top card's symbol; colorless cards (wilds,
-            # blanks) go on anything, naming a color.
-            playable: list[Card] = []
-            for c in self._hands[seat]:
-                if c.color is color or c.rank is rank or c.color is None:
-                    playable.append(c)
-            seven_o = self._seven_o
-            # One action per distinct card; most hands offer one play or none, so the
-            # copies are only looked for when there are two.
-            for c in dict.fromkeys(playable) if len(playable) > 1 else playable:
-                if c.color is None:
-                    if c is _WILD_SWAP:
-                        self._add_plays(seat, c, out)
-                    else:
-                        out.extend(COLOR_PLAYS[c])
-                elif seven_o:
-                    self._add_plays(seat, c, out)
-                else:
-                    out.append(PLAIN_PLAYS[c])
-            if self._draw or len(self._discard) > 1:
-                out.append(DRAW)
-            elif not out:
-                out.append(PASS)  # R2: nothing to draw and nothing to play
-            if self._jump_in:
-                self._add_jumps(seat, out)
-        elif phase is _P_DRAWN:
-            drawn = self._drawn
-            assert drawn is not None
-            matches = self._matches(drawn)
-            if matches:
-                self._add_plays(seat, drawn, out)
-            if not (matches and self._forced_play):
-                out.append(PASS)
-        elif phase is _P_PENDING:
-            out.append(ACCEPT)
-            top = self._discard[-1]
-            if self.challenges and top in _DRAW_WILDS:
-                out.append(CHALLENGE)
-            if self._stack_rule is not None and not self._final:
-                for c in dict.fromkeys(self._hands[seat]):
-                    if self._stacks_on(c, top):
-                        self._add_plays(seat, c, out)
-        elif phase is _P_NAME_COLOR:
-            out.extend(_COLOR_NAMES)
-            if self._discard[-1] is _WILD_SWAP:
-                out.extend(Action(ActionKind.COLOR, color=col, target=t)
-                           for col in COLORS for t in range(self._n) if t != seat)
-        elif phase is _P_CHOOSE:
-            out.extend(Action(ActionKind.CHOOSE, target=t) for t in range(self._n))
-        elif phase is _P_LEVER:
-            out.extend(_LEVERS)
-        elif phase is _P_DISCARD:
-            used = self._jp_colors
-            out.extend(Action(ActionKind.DISCARD, c) for c in _distinct(self._hands[seat])
-                       if c.color is not None and c.color not in used)
-            out.append(DONE)
-        elif phase is _P_GIVE:
-            out.extend(Action(ActionKind.GIVE, c) for c in _distinct(self._hands[seat]))
-        elif phase is _P_DROID:
-            last = self._droid_last
-            out.extend(Action(ActionKind.LAY, c) for c in _distinct(self._hands[seat])
-                       if c.color is not None and c.color is not last)
-        if (phase is _P_TURN or phase is _P_DRAWN or phase is _P_PENDING) and self._penalty \
-                and len(self._hands[seat]) == 2:
-            # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
-            # hands, so that call is made on its own afterwards).
-            out.extend([c for c in map(CALLING_PLAYS.get, map(id, out)) if c is not None])
-        if self._exposed:
-            self._add_calls(out)
-        self._legal = tuple(out)
-        return out
-
-    def _matches(self, c: Card) -> bool:
-        # R3: the color in play (named after a wild) or the top card's symbol; wilds anywhere.
-        return c.color is self._color or c.rank is self._discard[-1].rank or c in _ALWAYS
-
-    def _needs_target(self, seat: int, c: Card) -> bool:
-        # Wild Swap Hands (R14: not as the last card) and 7s under 7-0 name a seat.
-        return ((c is _WILD_SWAP or (self._seven_o and c.rank is Rank.SEVEN))
-                and len(self._hands[seat]) > 1)
-
-    def _add_plays(self, seat: int, c: Card, out: list[Action],
-                   kind: ActionKind = ActionKind.PLAY, actor: int | None = None) -> None:
-        targeted = self._needs_target(seat, c)
-        if kind is _K_PLAY and not targeted:
-            out.extend(COLOR_PLAYS[c] if c in _ALWAYS else (PLAIN_PLAYS[c],))
-            return
-        key = (kind, c, seat, self._n if targeted else 0, actor)
-        actions = _PLAYS_WITH_SEATS.get(key)
-        if actions is None:  # the same few actions every time: made once
-            others = [t for t in range(self._n) if t != seat] if targeted else [None]
-            colors: Sequence[Color | None] = COLORS if c in _ALWAYS else (None,)
-            actions = _PLAYS_WITH_SEATS[key] = tuple(
-                Action(kind, c, col, t, actor) for col in colors for t in others)
-        out.extend(actions)
-
-    def _add_jumps(self, seat: int, out: list[Action]) -> None:
-        top = self._discard[-1]
-        if top.color is None:
-            return
-        for s in range(self._n):
-            if s != seat and top in self._hands[s]:
-                self._add_plays(s, top, out, ActionKind.JUMP, s)
-
-    def _add_calls(self, out: list[Action]) -> None:
-        n = self._n
-        for s in self._exposed:
-            if len(self._hands[s]) == 1:
-                calls = _CALLS.get((n, s))
-                if calls is None:  # the same few actions every time: made once
-                    calls = _CALLS[(n, s)] = (Action(ActionKind.UNO, seat=s),) + tuple(
-                        Action(ActionKind.CATCH, seat=c, target=s) for c in range(n) if c != s)
-                out.extend(calls)
-
-    def _stacks_on(self, c: Card, top: Card) -> bool:
-        if self._stack_rule == "same":  # progressive UNO: the same card only
-            return c.rank is top.rank
-        mine = _DRAW_OF.get(c)  # stacking: a draw at least as big
-        return mine is not None and mine >= _DRAW_OF[top]
-
-    # -- checking an action ----------------------------------------------------------------
-
-    def is_legal(self, action: Action | str) -> bool:
-        """True if ``action`` may be applied now."""
-        return self._check(_action(action)) is None
-
-    def why_illegal(self, action: Action | str) -> str | None:
-        """Why ``action`` may not be applied now, citing the rule; None if it may."""
-        error = self._check(_action(action))
-        return None if error is None else str(error)
-
-    def _check(self, a: Action) -> IllegalActionError | None:
-        if not isinstance(a, Action):  # a caller's bug, not a move: the same in both builds
-            raise TypeError(f"an action is an Action or its text, not {a!r}")
-        error = self._check_action(a)
-        if error is None and a.uno:
-            return self._check_calling_play(a)
-        return error
-
-    def _check_calling_play(self, a: Action) -> IllegalActionError | None:
-        # ``play CARD uno``: the call made as the next-to-last card goes down (R6).
-        if a.kind is not _K_PLAY:
-            return BadChoiceError(f"'{a.kind.value}' cannot call UNO: only a play can")
-        seat = self._to_act
-        assert seat is not None
-        if self._penalty == 0:
-            return UnplayableCardError("no UNO call is needed at this table", "R6")
-        if a.target is not None:
-            return BadChoiceError("a play that swaps hands cannot call UNO with it: call "
-                                  "afterwards with 'uno SEAT'", "R6")
-        if len(self._hands[seat]) != 2:
-            return UnplayableCardError(
-                f"{self.players[seat]} cannot call UNO with this play: only the play that "
-                "leaves one card calls with it", "R6")
-        return None
-
-    def _check_action(self, a: Action) -> IllegalActionError | None:
-        phase = self._phase
-        if phase is _P_OVER:
-            return GameOverError("the hand is over")
-        kind = a.kind
-        shape = _SHAPES[kind]
-        values = (a.card, a.color, a.target, a.seat, a.lever)
-        for allowed, value, field in zip(shape, values, _FIELD_NAMES):
-            if value is not None and not allowed:
-                return BadChoiceError(f"'{kind.value}' takes no {field}")
-        if kind is _K_UNO or kind is _K_CATCH:
-            return self._check_call(a)
-        if kind is _K_JUMP:
-            return self._check_jump(a)
-        seat = self._to_act
-        assert seat is not None
-        who = self.players[seat]
-        if phase is _P_TURN:
-            if kind is _K_PLAY:
-                return self._check_play(seat, a)
-            if kind is _K_DRAW:
-                if self._draw or len(self._discard) > 1:
-                    return None
-                return UnplayableCardError("both piles are exhausted: nothing can be drawn", "R2")
-            if kind is _K_PASS:
-                if self._draw or len(self._discard) > 1:
-                    return UnplayableCardError(
-                        f"{who} cannot pass: a player who does not play draws a card", "R2")
-                if any(self._matches(c) for c in self._hands[seat]):
-                    return UnplayableCardError(
-                        f"{who} cannot pass: nothing can be drawn, so a playable card must be "
-                        "played", "R2")
-                return None
-        elif phase is _P_DRAWN:
-            drawn = self._drawn
-            assert drawn is not None
-            if kind is _K_PLAY:
-                if a.card is not drawn:
-                    return UnplayableCardError(
-                        f"after drawing only the drawn card ({card_name(drawn)}) may be played",
-                        "R12")
-                return self._check_play(seat, a)
-            if kind is _K_PASS:
-                if self._forced_play and self._matches(drawn):
-                    return UnplayableCardError(
-                        "forced play (house rule): the drawn card can be played, so it must be")
-                return None
-        elif phase is _P_PENDING:
-            if kind is _K_ACCEPT:
-                return None
-            if kind is _K_CHALLENGE:
-                top = self._discard[-1]
-                if not self.challenges:
-                    return UnplayableCardError(
-                        f"a {card_name(top)} cannot be challenged in {self.name}", "R31")
-                if top not in _DRAW_WILDS:
-                    return UnplayableCardError(
-                        f"only a draw wild can be challenged, not a {card_name(top)}", "R10")
-                return None
-            if kind is _K_PLAY:
-                top = self._discard[-1]
-                if self._stack_rule is None:
-                    return UnplayableCardError(
-                        f"{who} must draw: draw cards cannot be stacked", "R11")
-                if self._final:
-                    return UnplayableCardError("the hand is over: the last draw is only taken",
-                                               "R5")
-                if a.card is None or not self._stacks_on(a.card, top):
-                    rule = ("only the same draw card passes the draw on (progressive UNO)"
-                            if self._stack_rule == "same" else
-                            "only a draw card of the same or a bigger draw passes it on")
-                    return UnplayableCardError(f"{who} must draw: {rule}")
-                return self._check_play(seat, a)
-        elif phase is _P_NAME_COLOR:
-            if kind is _K_COLOR:
-                if a.color is None:
-                    return BadChoiceError("name a color")
-                if a.target is not None:
-                    if self._discard[-1] is not _WILD_SWAP:
-                        return BadChoiceError("only a Wild Swap Hands turned up lets the first "
-                                              "player swap hands", "R8")
-                    return self._check_seat(a.target, seat, "swap hands with")
-                return None
-        elif phase is _P_CHOOSE:
-            if kind is _K_CHOOSE:
-                return self._check_seat(a.target, None, "perform the rule card")
-        elif phase is _P_LEVER:
-            if kind is _K_LEVER:
-                return None
-        elif phase is _P_DISCARD:
-            if kind is _K_DONE:
-                return None
-            if kind is _K_DISCARD:
-                held = self._check_held(seat, a.card)
-                if held is not None:
-                    return held
-                assert a.card is not None
-                if a.card.color is None:
-                    return UnplayableCardError("only colored cards can be discarded", "R18")
-                if a.card.color in self._jp_colors:
-                    return UnplayableCardError(
-                        f"a {a.card.color.value} card was already discarded: one per color",
-                        "R18")
-                return None
-        elif phase is _P_GIVE:
-            if kind is _K_GIVE:
-                return self._check_held(seat, a.card)
-        elif phase is _P_DROID:  # noqa: SIM102 - one branch per phase, then per kind
-            if kind is _K_LAY:
-                held = self._check_held(seat, a.card)
-                if held is not None:
-                    return held
-                assert a.card is not None
-                if a.card.color is None:
-                    return UnplayableCardError("wild cards cannot be laid for a droid", "R36")
-                if a.card.color is self._droid_last:
-                    return UnplayableCardError(
-                        "the droid needs a card of a different color from the last one", "R36")
-                return None
-        return NotYourTurnError(self._waiting_for(kind))
-
-    def _waiting_for(self, kind: ActionKind) -> str:
-        seat = self._to_act
-        assert seat is not None
-        who = self.players[seat]
-        wants = {
-            _P_TURN: f"{who} to play a card or draw",
-            _P_DRAWN: f"{who} to play the drawn card or keep it",
-            _P_PENDING: f"{who} to take the draw" + (
-                ", challenge it" if self.challenges and self._discard[-1] in _DRAW_WILDS
-                else "") + (" or pass it on" if self._stack_rule else ""),
-            _P_NAME_COLOR: f"{who} to name the color",
-            _P_CHOOSE: f"{who} to choose who performs the rule card",
-            _P_LEVER: f"{who} to pull the lever",
-            _P_DISCARD: f"{who} to discard up to one card of each color, or be done",
-            _P_GIVE: f"{who} to give a card to the next player",
-            _P_DROID: f"{who} to lay a card for the droid",
-        }[self._phase]
-        return f"cannot '{kind.value}' now: the game waits for {wants}"
-
-    def _check_held(self, seat: int, c: Card | None) -> IllegalActionError | None:
-        if c is None:
-            return BadChoiceError("name a card")
-        if c not in self._hands[seat]:
-            return CardNotHeldError(f"{self.players[seat]} does not hold {card_name(c)}")
-        return None
-
-    def _check_seat(self, target: int | None, not_seat: int | None,
-                    what: str) -> IllegalActionError | None:
-        if target is None:
-            return BadChoiceError(f"name the seat to {what}")
-        if not 0 <= target < self._n:
-            return BadChoiceError(f"seat {target} is not at this table")
-        if target == not_seat:
-            return BadChoiceError(f"choose another player to {what}")
-        return None
-
-    def _check_play(self, seat: int, a: Action) -> IllegalActionError | None:
-        c = a.card
-        held = self._check_held(seat, c)
-        if held is not None:
-            return held
-        assert c is not None
-        if not self._matches(c):
-            top = self._discard[-1]
-            color = self._color.value if self._color is not None else "none"
-            return UnplayableCardError(
-                f"{card_name(c)} matches neither the color in play ({color}) nor the "
-                f"{card_name(top)} on top", "R3")
-        return self._check_choices(seat, c, a.color, a.target)
-
-    def _check_choices(self, seat: int, c: Card, color: Color | None,
-                       target: int | None) -> IllegalActionError | None:
-        if c in _ALWAYS:
-            if color is None:
-                return BadChoiceError(f"name a color for the {card_name(c)}")
-        elif color is not None:
-            return BadChoiceError(f"only a wild names a color, not {card_name(c)}")
-        if self._needs_target(seat, c):
-            return self._check_seat(target, seat, "swap hands with")
-        if target is not None:
-            if c is _WILD_SWAP:
-                return BadChoiceError("a Wild Swap Hands played as the last card ends the hand "
-                                      "without a swap", "R14")
-            return BadChoiceError(f"{card_name(c)} does not name a seat")
-        return None
-
-    def _check_call(self, a: Action) -> IllegalActionError | None:
-        s = a.seat if a.kind is _K_UNO else a.target
-        bad = self._check_seat(s, None, "call UNO")
-        if bad is not None:
-            return bad
-        assert s is not None
-        if self._penalty == 0:
-            return UnplayableCardError("no UNO call is needed at this table", "R6")
-        if s not in self._exposed or len(self._hands[s]) != 1:
-            return UnplayableCardError(
-                f"{self.players[s]} does not owe an UNO call now: only a player who got down "
-                "to one card, until the next player begins their turn", "R6")
-        if a.kind is _K_CATCH:
-            bad = self._check_seat(a.seat, s, "catch")
-            if bad is not None:
-                return bad
-        return None
-
-    def _check_jump(self, a: Action) -> IllegalActionError | None:
-        if not self._jump_in:
-            return UnplayableCardError("jump-in is a house rule this table does not play")
-        if self._phase is not _P_TURN:
-            return NotYourTurnError("jump-in is only allowed before a player begins their turn")
-        bad = self._check_seat(a.seat, self._to_act, "jump in")
-        if bad is not None:
-            return bad
-        assert a.seat is not None
-        held = self._check_held(a.seat, a.card)
-        if held is not None:
-            return held
-        top = self._discard[-1]
-        if a.card is not top or top.color is None:
-            return UnplayableCardError("jump in only with a card identical to the top card "
-                                       "(same color and symbol)")
-        return self._check_choices(a.seat, top, a.color, a.target)
-
-    # -- applying an action ----------------------------------------------------------------
+    __slots__ = ()
 
     def apply(self, action: Action | str) -> list[Event]:
         """Apply a legal action and return what happened.
@@ -1277,7 +110,7 @@ class Game:
         elif kind is _K_CATCH:
             assert a.seat is not None and a.target is not None
             self._exposed.remove(a.target)
-            self._ev(_V_CATCH, a.seat, "uno", target=a.target)
+            self._ev(EventKind.CATCH, a.seat, "uno", target=a.target)
             self._draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
         elif kind is _K_JUMP:
             assert a.seat is not None and a.card is not None
@@ -1306,69 +139,19 @@ class Game:
         self.history.append(a)
         return events
 
-    def _ev(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
-            cards: tuple[Card, ...] = (), color: Color | None = None,
-            target: int | None = None, note: str = "") -> None:
-        rule, source = self._cite[topic]
-        # tuple.__new__ skips the NamedTuple's Python-level __new__: events are made often.
-        self._events.append(_make_event(Event, (kind, seat, rule, source, self.players, amount,
-                                                cards, color, target, note)))
-
-    def _next(self, seat: int, skip: int = 0) -> int:
-        return (seat + self._direction * (1 + skip)) % self._n
-
-    def _turn(self, seat: int) -> None:
-        self._to_act = seat
-        self._phase = _P_TURN
-
-    def _expose(self, seat: int) -> None:
-        # R6: the call is owed each time a player gets down to one card.
-        if self._penalty and seat not in self._exposed:
-            self._exposed.append(seat)
-
-    def _take(self, seat: int) -> Card | None:
-        draw = self._draw
-        if not draw and not self._reshuffle():
-            return None
-        c = draw.pop()
-        self._hands[seat].append(c)
-        return c
-
-    def _reshuffle(self) -> bool:
-        # R2: all of the discard pile but its top card becomes the new draw pile.
-        discard = self._discard
-        if len(discard) <= 1:
-            return False
-        rest = discard[:-1]
-        del discard[:-1]
-        shuffle(rest, self._rng)
-        self._draw.extend(rest)
-        self._ev(_V_RESHUFFLE, None, "reshuffle")
-        return True
-
-    def _draw_cards(self, seat: int, k: int, topic: str, note: str = "") -> list[Card]:
-        got: list[Card] = []
-        for _ in range(k):
-            c = self._take(seat)
-            if c is None:
-                break
-            got.append(c)
-        self._ev(_V_DRAW, seat, topic, len(got), tuple(got), note=note)
-        if len(got) < k:
-            self._ev(_V_SHORT, seat, "reshuffle", len(got))  # R2
-        return got
+    # -- playing a card ----------------------------------------------------------------------
 
     def _play(self, seat: int, c: Card, color: Color | None, target: int | None,
               calls: bool = False) -> None:
         hand = self._hands[seat]
         hand.remove(c)
         guilty = False
-        if c in _DRAW_WILDS and self.challenges:
+        if c in DRAW_WILDS and self.challenges:
             guilty = self.bluffed(hand, self._color, self._discard[-1])
         self._discard.append(c)
         self._color = c.color if c.color is not None else color
         rule, source = self._play_cite
-        self._events.append(_make_event(Event, (_PLAYED, seat, rule, source, self.players, 0,
+        self._events.append(_make_event(Event, (_V_PLAY, seat, rule, source, self.players, 0,
                                                 (c,), color, None, "")))
         if len(hand) < 2:
             if not hand:
@@ -1380,7 +163,7 @@ class Game:
                 self._ev(_V_UNO, seat, "uno")
             else:
                 self._expose(seat)
-        effect = _EFFECT[c]
+        effect = EFFECT_OF[c]
         if effect is _E_NUMBER:
             self._to_act = (seat + self._direction) % self._n
             self._phase = _P_TURN
@@ -1393,7 +176,7 @@ class Game:
                 self._ev(_V_AGAIN, seat, "two")
         elif effect is _E_REVERSE:
             self._direction = -self._direction
-            self._ev(_V_REVERSE, seat, "reverse", note=_DIRECTION_WORDS[self._direction])
+            self._ev(_V_REVERSE, seat, "reverse", note=DIRECTION_WORDS[self._direction])
             if self._reverse_skips:  # R13
                 self._ev(_V_AGAIN, seat, "two")
                 self._turn(seat)
@@ -1413,16 +196,12 @@ class Game:
             self._swap(seat, target, "swap")
             self._turn(self._next(seat))
         elif effect is _E_DIP:
-            # R24: draw one, then give any one card to the next player.
-            self._draw_cards(seat, 1, "dip")
-            self._to_act = seat
-            self._phase = _P_GIVE
+            self._start_dip(seat)
         elif effect is _E_JACKPOT:
-            self._to_act = seat
-            self._phase = _P_LEVER
+            self._start_lever(seat)
         elif effect is _E_DROID:
             self._start_droid(seat)
-        else:
+        else:  # a 7 or 0 without the 7-0 house rule
             self._turn(self._next(seat))
 
     def _draw_topic(self, c: Card) -> str:
@@ -1431,9 +210,9 @@ class Game:
         return _DRAW_TOPIC[c]
 
     def _draw_card_played(self, seat: int, c: Card, guilty: bool) -> None:
-        k = _DRAW_OF[c]
+        k = DRAW_OF[c]
         victim = self._next(seat)
-        if self._stack_rule is not None or (c in _DRAW_WILDS and self.challenges):
+        if self._stack_rule is not None or (c in DRAW_WILDS and self.challenges):
             # The next player decides: take it, challenge a draw wild, or stack (house rule).
             self._pending += k
             self._pending_from = seat
@@ -1441,7 +220,8 @@ class Game:
             self._to_act = victim
             self._phase = _P_PENDING
             if self._stack_rule is not None:
-                self._ev(_V_STACK, seat, self._draw_topic(c), self._pending, target=victim)
+                self._ev(EventKind.STACK, seat, self._draw_topic(c), self._pending,
+                         target=victim)
             return
         topic = self._draw_topic(c)
         self._draw_cards(victim, k, topic)
@@ -1451,14 +231,13 @@ class Game:
             self._ev(_V_AGAIN, seat, "two")
 
     def _go_out(self, seat: int, c: Card) -> None:
-        self._winner = seat
-        self._ev(EventKind.OUT, seat, "out")
-        k = _DRAW_OF.get(c)
+        self._went_out(seat)
+        k = DRAW_OF.get(c)
         if k is not None:
             # R5: a draw card played last still makes the next player draw.
             victim = self._next(seat)
             total = self._pending + k
-            if c in _DRAW_WILDS and self.challenges:
+            if c in DRAW_WILDS and self.challenges:
                 # The challenge is allowed but always fails: no other card was held.
                 self._pending, self._pending_from = total, seat
                 self._guilty, self._final = False, True
@@ -1467,14 +246,7 @@ class Game:
             self._draw_cards(victim, total, "final")
         self._finish()
 
-    def _finish(self) -> None:
-        self._phase = _P_OVER
-        self._to_act = None
-        self._pending = 0
-        self._pending_from = None
-        self._final = False
-        self._drawn = None
-        self._exposed.clear()
+    # -- drawing, passing, and a draw card's victim ---------------------------------------------
 
     def _do_draw(self) -> None:
         seat = self._to_act
@@ -1501,7 +273,7 @@ class Game:
             self._ev(_V_DRAW, seat, "draw", 1, (last,))
         if (last is None or not self.may_play_drawn_card
                 or not (last.color is self._color or last.rank is self._discard[-1].rank
-                        or last in _ALWAYS)):
+                        or last.color is None)):
             # R12: only the drawn card could be played, and it cannot; R29: never that turn.
             self._ev(_V_KEEP, seat, "after-draw")
             self._to_act = (seat + self._direction) % self._n
@@ -1518,16 +290,13 @@ class Game:
             self._drawn = None
         else:
             self._exposed.clear()
-            self._ev(_V_PASS, seat, "pass", note="nothing can be drawn or played")
+            self._ev(EventKind.PASS, seat, "pass", note="nothing can be drawn or played")
         self._turn(self._next(seat))
-
-    def _pending_topic(self) -> str:
-        return self._draw_topic(self._discard[-1])
 
     def _do_accept(self) -> None:
         seat = self._to_act
         assert seat is not None
-        topic = "final" if self._final else self._pending_topic()
+        topic = "final" if self._final else self._draw_topic(self._discard[-1])
         self._draw_cards(seat, self._pending, topic)
         if self._final:
             self._finish()
@@ -1570,188 +339,6 @@ class Game:
         if self._n == 2:
             self._ev(_V_AGAIN, accused, "two")
 
-    def _do_color(self, a: Action) -> None:
-        seat = self._to_act
-        assert seat is not None
-        top = self._discard[-1]
-        topic = "first-swap" if top is _WILD_SWAP else (
-            "first-jackpot" if top is _WILD_JACKPOT else "first-wild")
-        self._color = a.color
-        self._ev(EventKind.COLOR, seat, topic, color=a.color)
-        if a.target is not None:
-            self._swap(seat, a.target, "first-swap")
-        self._turn(seat)
-
-    def _swap(self, seat: int, other: int, topic: str) -> None:
-        hands = self._hands
-        before = (len(hands[seat]), len(hands[other]))
-        hands[seat], hands[other] = hands[other], hands[seat]
-        self._ev(EventKind.SWAP, seat, topic, target=other)
-        for s, was in zip((seat, other), before):
-            if len(hands[s]) == 1 and was != 1:
-                self._expose(s)
-
-    def _rotate_hands(self) -> None:
-        # 7-0 (house rule): every hand passes one seat in the direction of play.
-        n, d, hands = self._n, self._direction, self._hands
-        before = [len(h) for h in hands]
-        self._hands = hands = [hands[(s - d) % n] for s in range(n)]
-        self._ev(EventKind.ROTATE, None, "seven-o", note=_DIRECTION_WORDS[d])
-        for s in range(n):
-            if len(hands[s]) == 1 and before[s] != 1:
-                self._expose(s)
-
-    # -- Wild Jackpot (R17-R19) ------------------------------------------------------------------
-
-    def _perform(self, seats: Sequence[int]) -> None:
-        texts = self._rules.dispense(self._rng, len(seats))
-        for s, text in zip(seats, texts):
-            self._ev(EventKind.RULE_CARD, s, "jackpot", note=text)
-        if len(texts) < len(seats):
-            self._ev(EventKind.NO_RULE_CARD, None, "rules")
-
-    def _do_choose(self, target: int) -> None:
-        seat = self._to_act
-        assert seat is not None
-        topic = "first-jackpot" if self._opening else "jackpot"
-        self._ev(EventKind.CHOOSE, seat, topic, target=target)
-        self._perform((target,))
-        if self._opening:  # R19: then the player left of the dealer plays first
-            self._opening = False
-            if self._discard[-1] is _WILD_JACKPOT:
-                self._phase = _P_NAME_COLOR
-            else:
-                self._turn(seat)
-            return
-        self._turn(self._next(seat))
-
-    def _do_lever(self, outcome: LeverOutcome) -> None:
-        seat = self._to_act
-        assert seat is not None
-        n = self._n
-        self._ev(EventKind.LEVER, seat, "jackpot", note=outcome.words)
-        if outcome is LeverOutcome.CHOOSE:
-            self._phase = _P_CHOOSE
-            return
-        if outcome is LeverOutcome.DISCARD:
-            self._jp_colors, self._jp_draws, self._jp_skip = [], 0, False
-            self._phase = _P_DISCARD
-            if not self._can_discard(seat):
-                self._end_discard()
-            return
-        if outcome is LeverOutcome.DRAW4:
-            self._draw_cards(seat, 4, "jackpot")
-        elif outcome is LeverOutcome.LEFT:  # R1: left is the next seat clockwise
-            self._perform(((seat + 1) % n,))
-        elif outcome is LeverOutcome.RIGHT:
-            self._perform(((seat - 1) % n,))
-        else:  # everyone, starting with the lever's player, in the direction of play
-            self._perform([(seat + self._direction * k) % n for k in range(n)])
-        self._turn(self._next(seat))
-
-    def _can_discard(self, seat: int) -> bool:
-        used = self._jp_colors
-        return any(c.color is not None and c.color not in used for c in self._hands[seat])
-
-    def _do_discard(self, c: Card) -> None:
-        # R18: up to one card of each color; each action card hits the next player.
-        seat = self._to_act
-        assert seat is not None and c.color is not None
-        hand = self._hands[seat]
-        hand.remove(c)
-        self._discard.append(c)
-        self._color = c.color
-        self._jp_colors.append(c.color)
-        self._ev(EventKind.DISCARD, seat, "jackpot", cards=(c,))
-        effect = _EFFECT[c]
-        if effect is _E_SKIP:
-            self._jp_skip = True
-        elif effect is _E_DRAW:
-            self._jp_draws += _DRAW_OF[c]
-        elif effect is _E_REVERSE:
-            self._direction = -self._direction
-            self._ev(_V_REVERSE, seat, "reverse", note=_DIRECTION_WORDS[self._direction])
-            if self._reverse_skips:
-                self._jp_skip = True
-        if not hand:
-            self._winner = seat
-            self._ev(EventKind.OUT, seat, "out")
-            if self._jp_draws:
-                self._draw_cards(self._next(seat), self._jp_draws, "final")
-            self._finish()
-            return
-        if len(hand) == 1:
-            self._expose(seat)
-        if not self._can_discard(seat):
-            self._end_discard()
-
-    def _end_discard(self) -> None:
-        seat = self._to_act
-        assert seat is not None
-        victim = self._next(seat)
-        draws, skip = self._jp_draws, self._jp_skip
-        self._jp_colors, self._jp_draws, self._jp_skip = [], 0, False
-        if draws:
-            self._draw_cards(victim, draws, "jackpot")
-        if draws or skip:
-            self._ev(_V_LOSE_TURN, victim, "jackpot")
-            self._turn(self._next(seat, 1))
-        else:
-            self._turn(victim)
-
-    # -- Wild Dip Into The Deck (R24) and Let's Build a Droid (R36) -------------------------
-
-    def _do_give(self, c: Card) -> None:
-        seat = self._to_act
-        assert seat is not None
-        receiver = self._next(seat)
-        hand = self._hands[seat]
-        hand.remove(c)
-        self._hands[receiver].append(c)
-        self._ev(EventKind.GIVE, seat, "dip", cards=(c,), target=receiver)
-        if not hand:
-            self._winner = seat
-            self._ev(EventKind.OUT, seat, "out")
-            self._finish()
-            return
-        if len(hand) == 1:
-            self._expose(seat)
-        self._turn(receiver)  # R24: the next player does not lose their turn
-
-    def _start_droid(self, seat: int) -> None:
-        self._droid_by = seat
-        self._droid_last = None
-        self._droid_turn(seat)
-
-    def _droid_turn(self, seat: int) -> None:
-        last = self._droid_last
-        if any(c.color is not None and c.color is not last for c in self._hands[seat]):
-            self._to_act = seat
-            self._phase = _P_DROID
-            return
-        # R36: the first player who cannot lay a card of a new color draws 3.
-        by = self._droid_by
-        assert by is not None
-        self._ev(EventKind.DROID_FAIL, seat, "droid")
-        self._draw_cards(seat, 3, "droid")
-        for s, laid in enumerate(self._laid):
-            if laid:
-                self._hands[s].extend(laid)
-                laid.clear()
-        self._ev(EventKind.DROID_RETURN, None, "droid")
-        self._droid_by = None
-        self._droid_last = None
-        self._turn(self._next(by))
-
-    def _do_lay(self, c: Card) -> None:
-        seat = self._to_act
-        assert seat is not None
-        self._hands[seat].remove(c)
-        self._laid[seat].append(c)
-        self._droid_last = c.color
-        self._ev(EventKind.LAY, seat, "droid", cards=(c,))
-        self._droid_turn(self._next(seat))
-
     # -- the end of the hand ---------------------------------------------------------------
 
     def hand_result(self) -> HandResult:
@@ -1759,7 +346,7 @@ class Game:
 
         Raises :class:`HandNotOverError` while the hand goes on.
         """
-        if self._phase is not _P_OVER or self._winner is None:
+        if self._phase is not Phase.OVER or self._winner is None:
             raise HandNotOverError("the hand is not over yet")
         out = self._winner
         held = {s: tuple(h) for s, h in enumerate(self._hands) if s != out}
@@ -1767,148 +354,17 @@ class Game:
                   if self.has_points() else None)
         return HandResult(out, held, points)
 
-    # -- saving and replaying ------------------------------------------------------------------
 
-    def _state_json(self) -> dict[str, Any]:
-        return {
-            "players": list(self.players),
-            "options": self.options.to_dict(),
-            "dealer": self.dealer,
-            "hands": [[c.text for c in h] for h in self._hands],
-            "draw_pile": [c.text for c in reversed(self._draw)],
-            "discard_pile": [c.text for c in self._discard],
-            "color": self._color.value if self._color is not None else None,
-            "direction": self._direction,
-            "to_act": self._to_act,
-            "phase": self._phase.value,
-            "winner": self._winner,
-            "drawn": self._drawn.text if self._drawn is not None else None,
-            "pending": self._pending,
-            "pending_from": self._pending_from,
-            "guilty": self._guilty,
-            "final": self._final,
-            "uno_owed": list(self._exposed),
-            "opening": self._opening,
-            "rule_cards": self._rules.to_json(),
-            "jackpot_discard": {"colors": [c.value for c in self._jp_colors],
-                                "draws": self._jp_draws, "skip": self._jp_skip},
-            "droid": {"by": self._droid_by,
-                      "last": self._droid_last.value if self._droid_last else None,
-                      "laid": [[c.text for c in h] for h in self._laid]},
-            "rng": rng_to_json(self._rng),
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        """Everything about the game as plain JSON values; :meth:`from_json` restores it
-        exactly, random generator included."""
-        return {
-            "variant": self.name,
-            "setup": self.setup,
-            "state": self._state_json(),
-            "history": [a.text for a in self.history],
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Game:
-        """The game saved by :meth:`to_json`."""
-        variant = cls._variant_of(data)
-        game = variant._from_state(data["state"])
-        game._setup = _copy_json(dict(data.get("setup") or {}))
-        game._start_of_hand = None
-        game.history = [Action.parse(t) for t in data.get("history", [])]
-        return game
-
-    @classmethod
-    def _variant_of(cls, data: Mapping[str, Any]) -> type[Game]:
-        name = data.get("variant") or cls.name
-        try:
-            return Game._registry[name]
-        except KeyError:
-            raise SetupError(f"unknown variant {name!r}") from None
-
-    @classmethod
-    def _from_state(cls, s: Mapping[str, Any]) -> Game:
-        options = TableOptions.from_dict(s["options"])
-        rng = random.Random()
-        rng.setstate(rng_from_json(s["rng"]))
-        game = cls(s["players"], options, s["dealer"], rng)
-        game._hands = [parse_cards(h) for h in s["hands"]]
-        game._draw = parse_cards(s["draw_pile"])[::-1]
-        game._discard = parse_cards(s["discard_pile"])
-        game._color = Color(s["color"]) if s["color"] is not None else None
-        game._direction = s["direction"]
-        game._to_act = s["to_act"]
-        game._phase = Phase(s["phase"])
-        game._winner = s["winner"]
-        game._drawn = Card.parse(s["drawn"]) if s["drawn"] is not None else None
-        game._pending = s["pending"]
-        game._pending_from = s["pending_from"]
-        game._guilty = s["guilty"]
-        game._final = s["final"]
-        game._exposed = list(s["uno_owed"])
-        game._opening = s["opening"]
-        game._rules = RuleDispenser.from_json(s["rule_cards"])
-        jp = s["jackpot_discard"]
-        game._jp_colors = [Color(c) for c in jp["colors"]]
-        game._jp_draws, game._jp_skip = jp["draws"], jp["skip"]
-        droid = s["droid"]
-        game._droid_by = droid["by"]
-        game._droid_last = Color(droid["last"]) if droid["last"] else None
-        game._laid = [parse_cards(h) for h in droid["laid"]]
-        return game
-
-    @classmethod
-    def replay(cls, setup: Mapping[str, Any] | int, actions: Iterable[Action | str], *,
-               players: int | Sequence[str] | None = None,
-               options: TableOptions | None = None, dealer: int = 0) -> Game:
-        """The game reached from a start and a list of actions.
-
-        ``setup`` is :attr:`setup`, a :meth:`to_json` dict (its start is used, not
-        its current state) or, called on a variant, just a seed with ``players``.
-        Same start and same actions always give the same game.
-        """
-        if isinstance(setup, int):
-            if players is None or not cls.name:
-                raise SetupError("replay from a seed needs a variant class and the players")
-            game = cls.new(players, seed=setup, options=options, dealer=dealer)
-        else:
-            start = setup.get("setup", setup)
-            variant = cls._variant_of(start)
-            if "position" in start:
-                game = variant._from_state(start["position"])
-                game._setup = _copy_json(dict(start))
-            else:
-                opts = TableOptions.from_dict(start.get("options"))
-                rng = None
-                if "rng" in start:
-                    rng = random.Random()
-                    rng.setstate(rng_from_json(start["rng"]))
-                game = variant.new(start["players"], seed=start.get("seed"), options=opts,
-                                   dealer=start.get("dealer", 0), deck=start.get("deck"),
-                                   rng=rng)
-        for a in actions:
-            game.apply(a)
-        return game
-
-    def __repr__(self) -> str:
-        state = "over" if self.is_over else f"{self._phase.value}, seat {self._to_act} to act"
-        return f"<{type(self).__name__} {self._n} players: {state}>"
-
-
-_DECKS: dict[tuple[type[Game], bool, int], list[Card]] = {}
+#: The sheet topic each draw card's events cite.
+_DRAW_TOPIC: dict[Card, str] = {
+    c: {Rank.DRAW1: "draw1", Rank.DRAW2: "draw2", Rank.WILD_DRAW2: "wd2",
+        Rank.WILD_DRAW4: "wd4"}[c.rank] for c in DRAW_OF}
 
 # Enum members are read through a Python-level descriptor on Python 3.11 (about a
-# quarter of a microsecond a read); the methods use these module-level names instead.
+# quarter of a microsecond a read): the hot path reads these module-level names instead.
 _P_TURN = Phase.TURN
 _P_DRAWN = Phase.DRAWN
 _P_PENDING = Phase.PENDING
-_P_NAME_COLOR = Phase.NAME_COLOR
-_P_CHOOSE = Phase.CHOOSE
-_P_LEVER = Phase.LEVER
-_P_DISCARD = Phase.DISCARD
-_P_GIVE = Phase.GIVE
-_P_DROID = Phase.DROID
-_P_OVER = Phase.OVER
 _K_PLAY = ActionKind.PLAY
 _K_DRAW = ActionKind.DRAW
 _K_PASS = ActionKind.PASS
@@ -1924,69 +380,23 @@ _K_DISCARD = ActionKind.DISCARD
 _K_DONE = ActionKind.DONE
 _K_GIVE = ActionKind.GIVE
 _K_LAY = ActionKind.LAY
+_E_NUMBER = Effect.NUMBER
+_E_DRAW = Effect.DRAW
+_E_SKIP = Effect.SKIP
+_E_REVERSE = Effect.REVERSE
+_E_WILD = Effect.WILD
+_E_SEVEN = Effect.SEVEN
+_E_ZERO = Effect.ZERO
+_E_SWAP = Effect.SWAP
+_E_DIP = Effect.DIP
+_E_JACKPOT = Effect.JACKPOT
+_E_DROID = Effect.DROID
+_V_PLAY = EventKind.PLAY
 _V_DRAW = EventKind.DRAW
 _V_KEEP = EventKind.KEEP
 _V_LOSE_TURN = EventKind.LOSE_TURN
 _V_AGAIN = EventKind.AGAIN
 _V_REVERSE = EventKind.REVERSE
 _V_UNO = EventKind.UNO
-_V_CATCH = EventKind.CATCH
-_V_PASS = EventKind.PASS
-_V_STACK = EventKind.STACK
-_V_SHORT = EventKind.SHORT
-_V_RESHUFFLE = EventKind.RESHUFFLE
-_DEFAULTS: dict[type[Game], TableOptions] = {}
-#: (players, seat) -> "uno seat" and every "catch other seat".
-_CALLS: dict[tuple[int, int], tuple[Action, ...]] = {}
-#: Plays naming a seat (swaps, 7-0) and jump-ins, by (kind, card, seat, players, actor).
-_PLAYS_WITH_SEATS: dict[tuple[ActionKind, Card, int, int, int | None], tuple[Action, ...]] = {}
+#: Makes an Event without the NamedTuple's Python-level __new__ (see GameState._ev).
 _make_event: Any = tuple.__new__
-_PLAYED = EventKind.PLAY
-
-
-def _citations(sheet: str, sections: Mapping[str, tuple[str | None, str]]
-               ) -> dict[str, tuple[str, str]]:
-    cite: dict[str, tuple[str, str]] = {}
-    for topic, (section, rule) in sections.items():
-        if section is not None and section.startswith("house rule"):
-            cite[topic] = (rule, section)
-        elif section is None:
-            cite[topic] = (rule, f"not on the {sheet}" if sheet else "ruling")
-        else:
-            cite[topic] = (rule, f"{sheet}, {section}" if sheet else section)
-    return cite
-
-
-Game._cite = _citations("", CLASSIC_SECTIONS)
-Game._play_cite = Game._cite["play"]
-
-
-def _distinct(cards: Iterable[Card]) -> list[Card]:
-    return list(dict.fromkeys(cards))
-
-
-def _cards(cards: Sequence[Card | str] | str) -> list[Card]:
-    if isinstance(cards, str):
-        return parse_cards(cards)
-    return [Card.parse(c) if isinstance(c, str) else c for c in cards]
-
-
-def _color(color: Color | str) -> Color:
-    if isinstance(color, Color):
-        return color
-    try:
-        return Color(color.strip().lower())
-    except ValueError:
-        raise SetupError(f"{color!r} is not a color (red, yellow, green, blue)") from None
-
-
-def _action(action: Action | str) -> Action:
-    return Action.parse(action) if isinstance(action, str) else action
-
-
-def _copy_json(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _copy_json(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_copy_json(v) for v in data]
-    return data

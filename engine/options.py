@@ -12,10 +12,19 @@ all off by default and each is described to players in plain sentences:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class VariantDefaults(Protocol):
+    """What :meth:`TableOptions.describe` reads of a variant: any :class:`engine.Game` class.
+
+    A protocol rather than the class itself, so that this module, which the game
+    imports, imports nothing of the game back.
+    """
+
+    name: str
+    default_uno_penalty: int
+    two_player_reverse_skips: bool
 
 
 @dataclass(frozen=True)
@@ -83,7 +92,7 @@ class TableOptions:
             return "any"
         return "same" if self.progressive_uno else None
 
-    def describe(self, variant: type[Game] | None = None) -> list[str]:
+    def describe(self, variant: VariantDefaults | None = None) -> list[str]:
         """The table's setup and house rules as plain sentences for the players.
 
         With ``variant`` the sentences use that variant's defaults (its UNO

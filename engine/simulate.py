@@ -171,18 +171,21 @@ def random_steps(game: Game, chooser: random.Random, max_actions: int = DEFAULT_
 
 
 def play_out(game: Game, chooser: random.Random, policy: Policy = uniform_choice,
-             max_actions: int = DEFAULT_MAX_ACTIONS) -> int:
+             max_actions: int = DEFAULT_MAX_ACTIONS,
+             step: Callable[[Action], object] | None = None) -> int:
     """Apply random legal actions until the hand ends; return how many were applied.
 
-    The bare loop, keeping nothing (the events :meth:`Game.apply` returns are
-    dropped): what the speed benchmark times. ``game.is_over`` says whether the
-    hand ended or ``max_actions`` ran out.
+    The one play loop. Bare, it keeps nothing (the events :meth:`Game.apply` returns
+    are dropped): what the speed benchmark times. ``step``, when given, applies each
+    action instead of ``game.apply`` (:func:`play_random_game` counts and keeps with
+    it). ``game.is_over`` says whether the hand ended or ``max_actions`` ran out.
 
     >>> game = find_variant("classic").new(4, seed=3)
     >>> play_out(game, chooser_for(3), eager_choice) > 0 and game.is_over
     True
     """
-    legal_actions, apply = game.legal_actions, game.apply
+    legal_actions = game.legal_actions
+    apply = game.apply if step is None else step
     policy = _for_legal_lists(policy)
     for done in range(max_actions):
         actions = legal_actions()
@@ -207,21 +210,19 @@ def play_random_game(variant: str | type[Game], players: int, seed: int, *,
     choose = POLICIES[policy] if isinstance(policy, str) else policy
     game = cls.new(players, seed=seed, options=options)
     events = list(game.opening_events)
-    actions = turns = 0
+    turns = 0
     last_to_act: int | None = None
-    chooser = chooser_for(seed)
-    # random_steps() inlined: no generator or Step per action on this hot path.
-    legal_actions, apply, add_events = game.legal_actions, game.apply, events.extend
-    choose = _for_legal_lists(choose)
-    for _ in range(max_actions):
+
+    def step(action: Action) -> None:
+        # A turn begins whenever the decision passes to another seat.
+        nonlocal turns, last_to_act
         to_act = game.to_act
-        if to_act is None:
-            break
-        actions += 1
         if to_act != last_to_act:
             turns += 1
             last_to_act = to_act
-        add_events(apply(choose(legal_actions(), chooser)))
+        events.extend(game.apply(action))
+
+    actions = play_out(game, chooser_for(seed), choose, max_actions, step)
     # Counted once at the end: map and Counter run in C, a Python loop per event would not;
     # one pass over (kind, rule) pairs, then the few distinct pairs split by kind and by rule.
     kinds: Counter[str] = Counter()

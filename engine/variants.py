@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from .cards import NUMBER_RANKS, Card, Color, Rank, card
-from .game import CLASSIC_SECTIONS, Game
+from .game import Game
 from .options import TableOptions
 from .scoring import ScoringMode
+from .state import CLASSIC_SECTIONS
 
 _STANDARD_COLORED: dict[Rank, int] = {
     **{r: (1 if r is Rank.ZERO else 2) for r in NUMBER_RANKS},

@@ -1,0 +1,609 @@
+"""What a hand is made of: the base layer of :class:`engine.game.Game`.
+
+:class:`GameState` holds the seats, the piles and the phase, the settings and
+hooks a variant sets, the read-only views the app reads, and the few moves every
+rule is made of: writing an event, drawing cards, passing the turn, owing an UNO
+call, ending the hand. The layers above it (see :mod:`engine.game`) build on
+these and on nothing else.
+
+Also here, because every layer reads them: the errors, :class:`Phase`,
+:class:`HandResult`, what each card does (:class:`Effect` and the per-card
+tables) and where the classic sheet says each thing (:data:`CLASSIC_SECTIONS`).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .actions import Action
+from .cards import ALL_CARDS, COLORS, Card, Color, Rank, card
+from .chance import shuffle
+from .events import Event, EventKind
+from .jackpot import RuleDispenser
+from .options import TableOptions
+from .scoring import HandOutcome, ScoringMode
+
+
+class NoPointsError(ValueError):
+    """Raised when asking for points in a variant that has none (R32)."""
+
+
+class SetupError(ValueError):
+    """A game cannot start this way: players, dealer, deck, options or position."""
+
+
+class HandNotOverError(ValueError):
+    """The hand is still being played: it has no result yet."""
+
+
+class Phase(enum.Enum):
+    """What the game waits for."""
+
+    #: ``to_act`` plays a card or draws (or passes when neither is possible, R2).
+    TURN = "turn"
+    #: ``to_act`` drew a playable card: play it or keep it (R12).
+    DRAWN = "drawn"
+    #: ``to_act`` must draw: accept, challenge a draw wild, or stack (house rule).
+    PENDING = "pending"
+    #: A Wild (or Wild Swap Hands, Wild Jackpot) was turned up first: ``to_act`` names the color.
+    NAME_COLOR = "name-color"
+    #: Wild Jackpot: ``to_act`` chooses who performs a rule card (R18, R19).
+    CHOOSE = "choose"
+    #: Wild Jackpot: ``to_act`` pulls the lever (R18).
+    LEVER = "lever"
+    #: Wild Jackpot lever: ``to_act`` discards up to one card of each color (R18).
+    DISCARD = "discard"
+    #: Wild Dip Into The Deck: ``to_act`` gives a card to the next player (R24).
+    GIVE = "give"
+    #: Let's Build a Droid: ``to_act`` lays a card of a new color (R36).
+    DROID = "droid"
+    #: The hand is over.
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The end of a hand: who went out, what everyone else holds, and its points."""
+
+    went_out: int
+    #: The cards each other player holds, by seat.
+    held: Mapping[int, tuple[Card, ...]]
+    #: Points of those cards by seat (the variant's ``hand_points``); None without points (R32).
+    points: Mapping[int, int] | None
+
+    @property
+    def outcome(self) -> HandOutcome:
+        """The hand as :func:`engine.scoring.score_hand` takes it."""
+        return HandOutcome(self.went_out, dict(self.points or {}))
+
+
+class Effect(enum.Enum):
+    """What playing a card does once it is on the discard pile."""
+
+    #: Nothing more: the next player's turn.
+    NUMBER = "number"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    #: The next player draws (Draw One, Draw Two, Wild Draw 2, Wild Draw 4).
+    DRAW = "draw"
+    #: A color is named (Wild, and blanks: docs/rulings.md).
+    WILD = "wild"
+    #: Wild Swap Hands (R14).
+    SWAP = "swap"
+    #: Wild Dip Into The Deck (R24).
+    DIP = "dip"
+    #: Jackpot and Wild Jackpot: the lever (R18).
+    JACKPOT = "jackpot"
+    #: Let's Build a Droid (R36).
+    DROID = "droid"
+    #: A 7: under the 7-0 house rule, swap hands with a chosen player; else a number.
+    SEVEN = "seven"
+    #: A 0: under the 7-0 house rule, every hand passes on; else a number.
+    ZERO = "zero"
+
+
+# -- what each card does, for the hot path ----------------------------------------------
+# Cards are interned and hash by identity, so these lookups are cheap; ranks, colors and
+# effects (enums) are compared with ``is`` and never hashed on the hot path.
+
+_EFFECT_OF_RANK = {
+    Rank.SKIP: Effect.SKIP, Rank.REVERSE: Effect.REVERSE, Rank.DRAW1: Effect.DRAW,
+    Rank.DRAW2: Effect.DRAW, Rank.WILD_DRAW2: Effect.DRAW, Rank.WILD_DRAW4: Effect.DRAW,
+    Rank.WILD: Effect.WILD, Rank.BLANK: Effect.WILD, Rank.WILD_SWAP: Effect.SWAP,
+    Rank.WILD_DIP: Effect.DIP, Rank.JACKPOT: Effect.JACKPOT, Rank.WILD_JACKPOT: Effect.JACKPOT,
+    Rank.WILD_DROID: Effect.DROID, Rank.SEVEN: Effect.SEVEN, Rank.ZERO: Effect.ZERO,
+}
+#: What playing each card does.
+EFFECT_OF: dict[Card, Effect] = {c: _EFFECT_OF_RANK.get(c.rank, Effect.NUMBER)
+                                 for c in ALL_CARDS}
+#: Cards drawn by the next player when this card is played.
+DRAW_OF: dict[Card, int] = {
+    c: n for c in ALL_CARDS
+    for r, n in ((Rank.DRAW1, 1), (Rank.DRAW2, 2), (Rank.WILD_DRAW2, 2), (Rank.WILD_DRAW4, 4))
+    if c.rank is r
+}
+#: Draw wilds, which may be challenged (R10, R20, R25, R35).
+DRAW_WILDS: frozenset[Card] = frozenset(c for c in DRAW_OF if c.color is None)
+WILD_SWAP = card(Rank.WILD_SWAP)
+WILD_JACKPOT = card(Rank.WILD_JACKPOT)
+#: How events name the direction of play.
+DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
+
+#: Where the classic sheet says each thing, and the ruling that settles it.
+#: Topic -> (section of the sheet, or None where the sheet is silent; ruling or "").
+#: A section starting with "house rule" is a table option, not the sheet.
+CLASSIC_SECTIONS: dict[str, tuple[str | None, str]] = {
+    "setup": ("Setup", ""),
+    "first": ("Setup", ""),
+    "first-skip": ("Skip Card", ""),
+    "first-draw": ("Draw 2 Card", ""),
+    "first-reverse": ("Reverse Card", "R9"),
+    "first-wild": ("Wild Card", "R8"),
+    "first-return": ("Wild Draw 4 Card", "R8"),
+    "first-swap": ("Wild Swap Hands Card", "R8"),
+    "first-jackpot": (None, "R19"),
+    "play": ("Gameplay", "R3"),
+    "draw": ("Gameplay", ""),
+    "after-draw": ("Gameplay", "R12"),
+    "pass": ("Gameplay", "R2"),
+    "reshuffle": ("Gameplay", "R2"),
+    "skip": ("Skip Card", ""),
+    "reverse": ("Reverse Card", ""),
+    "two": ("Rules for Two Players", "R13"),
+    "draw1": (None, ""),
+    "draw2": ("Draw 2 Card", ""),
+    "wild": ("Wild Card", ""),
+    "wd4": ("Wild Draw 4 Card", "R10"),
+    "wd2": (None, "R25"),
+    "challenge-won": ("Wild Draw 4 Card", "R4"),
+    "final": ("Gameplay", "R5"),
+    "out": ("Gameplay", ""),
+    "uno": ("Gameplay", "R6"),
+    "swap": ("Wild Swap Hands Card", "R14"),
+    "blank": ("Blank Card", ""),
+    "dip": (None, "R24"),
+    "jackpot": (None, "R18"),
+    "rules": (None, "R17"),
+    "droid": (None, "R36"),
+    "stacking": ("house rule: stacking", "house"),
+    "progressive": ("house rule: progressive UNO", "house"),
+    "seven-o": ("house rule: 7-0", "house"),
+    "jump-in": ("house rule: jump-in", "house"),
+    "draw-until": ("house rule: draw until playable", "house"),
+    "forced": ("house rule: forced play", "house"),
+}
+
+
+class GameState:
+    """A hand's state and settings; :class:`engine.game.Game` is the whole game model."""
+
+    # A game has some forty attributes, more than CPython 3.11 keeps in a shared-key
+    # instance dict (30); with slots every attribute read and write on the hot path stays
+    # a fixed-offset access instead of a dict lookup. The layers above add none.
+    __slots__ = (
+        "_color",
+        "_direction",
+        "_discard",
+        "_draw",
+        "_drawn",
+        "_droid_by",
+        "_droid_last",
+        "_events",
+        "_exposed",
+        "_final",
+        "_forced_play",
+        "_guilty",
+        "_hands",
+        "_jp_colors",
+        "_jp_draws",
+        "_jp_skip",
+        "_jump_in",
+        "_laid",
+        "_legal",
+        "_n",
+        "_opening",
+        "_penalty",
+        "_pending",
+        "_pending_from",
+        "_phase",
+        "_reverse_skips",
+        "_rng",
+        "_rules",
+        "_setup",
+        "_seven_o",
+        "_stack_rule",
+        "_start_of_hand",
+        "_to_act",
+        "_until_playable",
+        "_winner",
+        "dealer",
+        "history",
+        "opening_events",
+        "options",
+        "players",
+    )
+
+    #: Name used in URLs, the database and tests.
+    name: ClassVar[str] = ""
+    #: Other names :func:`engine.find_variant` accepts.
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: Human title, e.g. "UNO Pocket Pizza Pizza".
+    title: ClassVar[str] = ""
+    #: Which rule sheet this variant follows.
+    sheet: ClassVar[str] = ""
+    hand_size: ClassVar[int] = 7
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+    #: Points to win; None where the sheet has no points (R32).
+    default_target: ClassVar[int | None] = 500
+    #: Cards drawn for a missed UNO call (R6); 0 where no call is needed.
+    default_uno_penalty: ClassVar[int] = 2
+    #: Scoring modes this variant can be kept with, the sheet's own first.
+    scoring_modes: ClassVar[tuple[ScoringMode, ...]] = tuple(ScoringMode)
+    #: Colored card counts per color, e.g. {Rank.ONE: 2, ...}.
+    colored_counts: ClassVar[dict[Rank, int]] = {}
+    #: Wild card counts, e.g. {Rank.WILD: 4}.
+    wild_counts: ClassVar[dict[Rank, int]] = {}
+    #: Points per rank for scored hands; None for a variant without points.
+    rank_points: ClassVar[dict[Rank, int] | None] = None
+    #: Blank and other table cards the deck may take (R7); only classic has any.
+    max_table_cards: ClassVar[int] = 0
+
+    # -- rule settings: the hooks a variant sets -------------------------------------
+
+    #: R28, R34: only a number card may start the discard pile.
+    first_card_numbers_only: ClassVar[bool] = False
+    #: R9 (classic): a Reverse turned up first starts with the player to the dealer's
+    #: right; False (R19, R23): with the dealer. Play goes counter-clockwise either way.
+    first_reverse_right_of_dealer: ClassVar[bool] = True
+    #: R12 (True): a drawn card may be played at once; R29 (False): never that turn.
+    may_play_drawn_card: ClassVar[bool] = True
+    #: False where draw wilds cannot be challenged (R31).
+    challenges: ClassVar[bool] = True
+    #: R13: with two players a Reverse acts as a Skip (classic); a table option elsewhere.
+    two_player_reverse_skips: ClassVar[bool] = True
+    #: What a guilty player of a draw wild held, for the event text.
+    bluff_words: ClassVar[str] = "held a card of the color in play"
+    #: Topic -> (sheet section, ruling) for the events' sources.
+    sections: ClassVar[dict[str, tuple[str | None, str]]] = CLASSIC_SECTIONS
+
+    #: Every variant by name, for :meth:`from_json` and :meth:`replay`.
+    _registry: ClassVar[dict[str, type[GameState]]] = {}
+    #: topic -> (rule, source), built from ``sections`` and ``sheet``.
+    _cite: ClassVar[dict[str, tuple[str, str]]] = {}
+    _play_cite: ClassVar[tuple[str, str]] = ("", "")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            GameState._registry[cls.name] = cls
+        cls._cite = _citations(cls.sheet, cls.sections)
+        cls._play_cite = cls._cite["play"]
+
+    def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
+        """Whether a draw wild was played illegally: the hook each variant's challenge uses.
+
+        ``rest`` is the player's hand after the play; ``color`` and ``top`` are the
+        color in play and the top card before it. Classic (R10, R20): another card of
+        the color in play; wilds and other colors' symbols do not count.
+        """
+        return any(c.color is color for c in rest)
+
+    # -- deck and points -------------------------------------------------
+
+    @classmethod
+    def default_options(cls) -> TableOptions:
+        """The sheet's own setup for this variant."""
+        return TableOptions(uno_penalty=cls.default_uno_penalty)
+
+    @classmethod
+    def check_options(cls, options: TableOptions) -> None:
+        """Raise ValueError for options this variant cannot be set up with."""
+        if options.blank_cards:
+            raise ValueError(f"blank cards are a classic table card (R7), not part of {cls.name}")
+        if options.blank_value < 0:
+            raise ValueError("a blank card cannot score below 0 (R14)")
+        if options.uno_penalty is not None and not 0 <= options.uno_penalty <= 20:
+            raise ValueError("the UNO penalty must be 0-20 cards (R6)")
+        if options.rule_cards:
+            raise ValueError(f"rule cards belong to wild-jackpot (R17), not to {cls.name}")
+
+    @classmethod
+    def deck_counts(cls, options: TableOptions | None = None) -> dict[Card, int]:
+        """How many of each card the deck holds, in picker order (colors, then wilds)."""
+        counts: dict[Card, int] = {}
+        for color in COLORS:
+            for rank, n in cls.colored_counts.items():
+                counts[card(rank, color)] = n
+        for rank, n in cls.wild_counts.items():
+            counts[card(rank)] = n
+        return counts
+
+    @classmethod
+    def deck(cls, options: TableOptions | None = None) -> list[Card]:
+        """Every card of the deck, unshuffled, in picker order."""
+        return [c for c, n in cls.deck_counts(options).items() for _ in range(n)]
+
+    @classmethod
+    def has_points(cls) -> bool:
+        """False for variants that only tally wins (R32)."""
+        return cls.rank_points is not None
+
+    @classmethod
+    def points_for(cls, c: Card, options: TableOptions | None = None) -> int:
+        """Points a card scores when left in an opponent's hand."""
+        if cls.rank_points is None:
+            raise NoPointsError(f"{cls.name} has no card points: the first player out wins (R32)")
+        if c.rank is Rank.BLANK and cls.max_table_cards:
+            return (options or cls.default_options()).blank_value  # R14
+        if c.color is not None and c.rank not in cls.colored_counts:
+            raise NoPointsError(f"{c.text} is not a {cls.name} card")
+        if c.rank.is_number:
+            return c.rank.number or 0
+        try:
+            return cls.rank_points[c.rank]
+        except KeyError:
+            raise NoPointsError(f"{c.text} is not a {cls.name} card") from None
+
+    @classmethod
+    def hand_points(cls, cards: Iterable[Card], options: TableOptions | None = None) -> int:
+        """Total points of the cards a player is caught holding.
+
+        >>> from engine import find_variant, parse_cards
+        >>> find_variant("classic").hand_points(parse_cards("red-7 blue-skip wild"))
+        77
+        """
+        return sum(cls.points_for(c, options) for c in cards)
+
+    # -- the table ----------------------------------------------------------------------
+
+    def __init__(self, players: Sequence[str], options: TableOptions, dealer: int,
+                 rng: random.Random) -> None:
+        """An empty table; use :meth:`new`, :meth:`from_position` or :meth:`from_json`."""
+        n = len(players)
+        self.players: tuple[str, ...] = tuple(players)
+        self.options = options
+        self.dealer = dealer
+        self._rng = rng
+        self._n = n
+        penalty = options.uno_penalty
+        self._penalty = self.default_uno_penalty if penalty is None else penalty
+        reverse = options.two_player_reverse_skips
+        self._reverse_skips = n == 2 and (
+            self.two_player_reverse_skips if reverse is None else reverse)
+        self._stack_rule = options.stack_rule
+        self._seven_o = options.seven_o
+        self._jump_in = options.jump_in
+        self._until_playable = options.draw_until_playable
+        self._forced_play = options.forced_play
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        self._draw: list[Card] = []  # the top card is the last
+        self._discard: list[Card] = []  # the top card is the last
+        self._color: Color | None = None
+        self._direction = 1
+        self._to_act: int | None = None
+        self._phase = _P_TURN
+        self._winner: int | None = None
+        self._drawn: Card | None = None
+        self._pending = 0
+        self._pending_from: int | None = None
+        self._guilty = False
+        self._final = False
+        self._exposed: list[int] = []
+        self._opening = False
+        self._rules = RuleDispenser()
+        self._jp_colors: list[Color] = []
+        self._jp_draws = 0
+        self._jp_skip = False
+        self._droid_by: int | None = None
+        self._droid_last: Color | None = None
+        self._laid: list[list[Card]] = [[] for _ in range(n)]
+        self._events: list[Event] = []
+        self._legal: tuple[Action, ...] | None = None
+        self._setup: dict[str, Any] = {}
+        # new(): the seed or generator state, and the stacked deck; JSON made on demand.
+        self._start_of_hand: tuple[dict[str, Any], list[Card] | None] | None = None
+        #: Every action applied since the start, in order.
+        self.history: list[Action] = []
+        #: The events of the deal and the first card.
+        self.opening_events: list[Event] = []
+
+    # -- what the app reads ----------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """The one seat whose decision the game waits on; None once the hand is over."""
+        return self._to_act
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended (after any final draw, R5)."""
+        return self._phase is _P_OVER
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that went out, as soon as they have (R5 draws may still follow)."""
+        return self._winner
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards (cards laid for a droid are in :attr:`laid_aside`)."""
+        return tuple(tuple(h) for h in self._hands)
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top card first."""
+        return tuple(reversed(self._draw))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first: the last card is the top card."""
+        return tuple(self._discard)
+
+    @property
+    def top_card(self) -> Card:
+        """The top card of the discard pile."""
+        return self._discard[-1]
+
+    @property
+    def current_color(self) -> Color | None:
+        """The color in play: the top card's, or the one named for a wild (R3).
+        None only while a Wild turned up first waits for its color."""
+        return self._color
+
+    @property
+    def direction(self) -> int:
+        """1 for clockwise (to the left, R1), -1 for counter-clockwise."""
+        return self._direction
+
+    @property
+    def player_count(self) -> int:
+        """Seats at the table."""
+        return self._n
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """The card just drawn, while its player decides whether to play it (R12)."""
+        return self._drawn if self._phase is _P_DRAWN else None
+
+    @property
+    def pending_draw(self) -> int:
+        """Cards ``to_act`` must draw unless they challenge or stack."""
+        return self._pending if self._phase is _P_PENDING else 0
+
+    @property
+    def uno_owed(self) -> tuple[int, ...]:
+        """Seats at one card that have not called UNO and can be caught now (R6)."""
+        return tuple(s for s in self._exposed if len(self._hands[s]) == 1)
+
+    @property
+    def laid_aside(self) -> tuple[tuple[Card, ...], ...]:
+        """Cards each seat has laid for a droid, until they go back to the hands (R36)."""
+        return tuple(tuple(h) for h in self._laid)
+
+    @property
+    def rule_dispenser(self) -> RuleDispenser:
+        """wild-jackpot's rule cards: in the unit and used (R17). Empty elsewhere."""
+        return self._rules
+
+    @property
+    def uno_penalty(self) -> int:
+        """Cards a player caught without calling UNO draws (R6)."""
+        return self._penalty
+
+    def describe_options(self) -> list[str]:
+        """This table's options in plain sentences."""
+        return self.options.describe(type(self))
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self._phase.value}, seat {self._to_act} to act"
+        return f"<{type(self).__name__} {self._n} players: {state}>"
+
+    # -- the moves every rule is made of -----------------------------------------------
+
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply a legal action and return what happened (the turn machine,
+        :meth:`engine.game.Game.apply`; declared here for :meth:`replay`)."""
+        raise NotImplementedError("engine.game.Game applies actions")
+
+    def _ev(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
+            cards: tuple[Card, ...] = (), color: Color | None = None,
+            target: int | None = None, note: str = "") -> None:
+        rule, source = self._cite[topic]
+        # tuple.__new__ skips the NamedTuple's Python-level __new__: events are made often.
+        self._events.append(_make_event(Event, (kind, seat, rule, source, self.players, amount,
+                                                cards, color, target, note)))
+
+    def _next(self, seat: int, skip: int = 0) -> int:
+        return (seat + self._direction * (1 + skip)) % self._n
+
+    def _turn(self, seat: int) -> None:
+        self._to_act = seat
+        self._phase = _P_TURN
+
+    def _expose(self, seat: int) -> None:
+        # R6: the call is owed each time a player gets down to one card.
+        if self._penalty and seat not in self._exposed:
+            self._exposed.append(seat)
+
+    def _take(self, seat: int) -> Card | None:
+        draw = self._draw
+        if not draw and not self._reshuffle():
+            return None
+        c = draw.pop()
+        self._hands[seat].append(c)
+        return c
+
+    def _reshuffle(self) -> bool:
+        # R2: all of the discard pile but its top card becomes the new draw pile.
+        discard = self._discard
+        if len(discard) <= 1:
+            return False
+        rest = discard[:-1]
+        del discard[:-1]
+        shuffle(rest, self._rng)
+        self._draw.extend(rest)
+        self._ev(_V_RESHUFFLE, None, "reshuffle")
+        return True
+
+    def _draw_cards(self, seat: int, k: int, topic: str, note: str = "") -> list[Card]:
+        got: list[Card] = []
+        for _ in range(k):
+            c = self._take(seat)
+            if c is None:
+                break
+            got.append(c)
+        self._ev(_V_DRAW, seat, topic, len(got), tuple(got), note=note)
+        if len(got) < k:
+            self._ev(_V_SHORT, seat, "reshuffle", len(got))  # R2
+        return got
+
+    def _went_out(self, seat: int) -> None:
+        self._winner = seat
+        self._ev(EventKind.OUT, seat, "out")
+
+    def _finish(self) -> None:
+        self._phase = _P_OVER
+        self._to_act = None
+        self._pending = 0
+        self._pending_from = None
+        self._final = False
+        self._drawn = None
+        self._exposed.clear()
+
+
+def _citations(sheet: str, sections: Mapping[str, tuple[str | None, str]]
+               ) -> dict[str, tuple[str, str]]:
+    cite: dict[str, tuple[str, str]] = {}
+    for topic, (section, rule) in sections.items():
+        if section is not None and section.startswith("house rule"):
+            cite[topic] = (rule, section)
+        elif section is None:
+            cite[topic] = (rule, f"not on the {sheet}" if sheet else "ruling")
+        else:
+            cite[topic] = (rule, f"{sheet}, {section}" if sheet else section)
+    return cite
+
+
+GameState._cite = _citations("", CLASSIC_SECTIONS)
+GameState._play_cite = GameState._cite["play"]
+
+# Enum members are read through a Python-level descriptor on Python 3.11 (about a
+# quarter of a microsecond a read); the methods use these module-level names instead.
+_P_TURN = Phase.TURN
+_P_DRAWN = Phase.DRAWN
+_P_PENDING = Phase.PENDING
+_P_OVER = Phase.OVER
+_V_DRAW = EventKind.DRAW
+_V_SHORT = EventKind.SHORT
+_V_RESHUFFLE = EventKind.RESHUFFLE
+_make_event: Any = tuple.__new__
