@@ -1931,13 +1931,15 @@ def build_droid(variant: VariantLike, seats: Sequence[str] | int, player: SeatRe
                                named=named)
     scene = scene.then(plays[0])
     for c in t.cards(lays, "the cards laid"):
-        game, _ = scene.run()
-        seat = game.to_act
-        if game.phase is not Phase.DROID or seat is None:
+        game, events = scene.run()
+        # A seat whose cards are unknown lays this card: the filler must not decide for it.
+        visit = _undecided_visit(scene, game, events)
+        seat = visit[0] if visit is not None else game.to_act
+        if seat is None or (visit is None and game.phase is not Phase.DROID):
             raise ImpossibleSituationError(
                 f"{card_name(c)} cannot be laid: the droid is over by then")
         free = Counter(scene.hands[seat].known)
-        free.subtract(game.laid_aside[seat])
+        free.subtract(e.cards[0] for e in events if e.kind is EventKind.LAY and e.seat == seat)
         if free[c] <= 0 and scene.hands[seat].unknown > 0:
             scene = scene.with_hand(seat, [c])
         scene = scene.then(Action(ActionKind.LAY, c))
@@ -2033,37 +2035,7 @@ class Position:
         """Read :attr:`text`; raises :class:`RefereeError` for anything else."""
         fields_ = _fields(text)
         fields_.pop("actions", None)
-        return cls._from_fields(fields_)
-
-    @classmethod
-    def _from_fields(cls, f: dict[str, str]) -> Position:
-        def cards(value: str) -> tuple[str, ...]:
-            return tuple(x for x in value.split(".") if x)
-
-        def number(name: str) -> int | None:
-            if name not in f:
-                return None
-            try:
-                return int(f[name])
-            except ValueError:
-                raise ImpossibleSituationError(f"{name} must be a number") from None
-
-        unknown = set(f) - _POSITION_KEYS
-        if unknown:
-            raise ImpossibleSituationError(f"unknown fields: {', '.join(sorted(unknown))}")
-        for key in ("variant", "players", "hands", "discard"):
-            if key not in f:
-                raise ImpossibleSituationError(f"a position needs its {key}")
-        owed = tuple(int(x) for x in f.get("uno_owed", "").split(".") if x.isdigit())
-        return cls(
-            variant=f["variant"], players=tuple(unquote(p) for p in f["players"].split(",")),
-            hands=tuple(cards(h) for h in f["hands"].split("/")), discard=cards(f["discard"]),
-            draw=cards(f.get("draw", "")), color=f.get("color"),
-            direction=number("direction") or 1, to_act=number("to_act") or 0,
-            dealer=number("dealer"), drawn=f.get("drawn"),
-            pending_draw=number("pending_draw") or 0, pending_from=number("pending_from"),
-            previous_color=f.get("previous_color"), uno_owed=owed,
-            options=_options_parse(f.get("options", "")), seed=number("seed") or 0)
+        return _position(fields_)
 
     @classmethod
     def from_game(cls, game: Game, seed: int = 0) -> Position:
@@ -2111,6 +2083,37 @@ _POSITION_DEFAULTS = Position("classic", (), (), ())
 _POSITION_KEYS = {"variant", "players", "hands", "discard", "draw", "color", "direction",
                   "to_act", "dealer", "drawn", "pending_draw", "pending_from", "previous_color",
                   "uno_owed", "options", "seed"}
+
+
+def _position(f: dict[str, str]) -> Position:
+    """The position written in the fields of :attr:`Position.text`."""
+    def cards(value: str) -> tuple[str, ...]:
+        return tuple(x for x in value.split(".") if x)
+
+    def number(name: str) -> int | None:
+        if name not in f:
+            return None
+        try:
+            return int(f[name])
+        except ValueError:
+            raise ImpossibleSituationError(f"{name} must be a number") from None
+
+    unknown = set(f) - _POSITION_KEYS
+    if unknown:
+        raise ImpossibleSituationError(f"unknown fields: {', '.join(sorted(unknown))}")
+    for key in ("variant", "players", "hands", "discard"):
+        if key not in f:
+            raise ImpossibleSituationError(f"a position needs its {key}")
+    owed = tuple(int(x) for x in f.get("uno_owed", "").split(".") if x.isdigit())
+    return Position(
+        variant=f["variant"], players=tuple(unquote(p) for p in f["players"].split(",")),
+        hands=tuple(cards(h) for h in f["hands"].split("/")), discard=cards(f["discard"]),
+        draw=cards(f.get("draw", "")), color=f.get("color"),
+        direction=number("direction") or 1, to_act=number("to_act") or 0,
+        dealer=number("dealer"), drawn=f.get("drawn"),
+        pending_draw=number("pending_draw") or 0, pending_from=number("pending_from"),
+        previous_color=f.get("previous_color"), uno_owed=owed,
+        options=_options_parse(f.get("options", "")), seed=number("seed") or 0)
 
 
 def _fields(text: str) -> dict[str, str]:
@@ -2217,7 +2220,7 @@ class Replay:
         """Read :attr:`text`, replaying it: a position or action that cannot be is refused."""
         f = _fields(text)
         actions = tuple(a.replace("_", " ") for a in f.pop("actions", "").split(",") if a)
-        replay = cls(Position._from_fields(f), actions)
+        replay = cls(_position(f), actions)
         steps = replay.steps()  # the engine checks every action; kept in canonical text
         return replace(replay, actions=tuple(step.action for step in steps))
 
