@@ -837,8 +837,8 @@ def _stack_cases(scene: _Scene, game: Game, seat: int, *, since: int,
     for c in sorted(scene.remaining(), key=_neutral_order(t, frozenset()).__getitem__):
         if c.is_number or c.rank in seen:
             continue
-        try:
-            tried = scene.with_hand(seat, [c], size=len(scene.hands[seat].known) + 1 + 1)
+        try:  # in place of one of the victim's unknown cards (none: they cannot hold it)
+            tried = scene.with_hand(seat, [c])
             g, _ = tried.run()
         except RefereeError:
             continue
@@ -1160,7 +1160,8 @@ def _play_scene(t: _Table, player: int, card: Card, *, others: Mapping[int, _Kno
     rest = {s: h for s, h in others.items() if s != player}
     known, size = hand if hand is not None else others.get(player, ([], t.variant.hand_size))
     mine = list(known) if card in known else [card, *known]
-    size = max(size, len(mine)) if len(known) < size or card in known else len(mine)
+    # A hand given card by card gains the card if it was left out; a count includes it.
+    size = len(mine) if len(known) == size and card not in known else max(size, len(mine))
     named_color = _color(named, "the color named") if named is not None else None
     target_seat = t.seat(target, "the seat to swap with") if target is not None else None
     if top_card is not None:
