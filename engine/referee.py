@@ -1545,7 +1545,8 @@ def _jump_ins(t: _Table, scene: _Scene, v: Verdict) -> Verdict:
 def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef, *,
               card: Card | str | None = None, played: bool = True, called: bool = False,
               next_began: bool = False, catcher: SeatRef | None = None,
-              direction: int | str = 1, top: Card | str | None = None,
+              target: SeatRef | None = None, direction: int | str = 1,
+              top: Card | str | None = None,
               color: Color | str | None = None, counts: Mapping[SeatRef, HandLike] | None = None,
               options: TableOptions | None = None) -> Verdict:
     """Can ``player``, down to one card, still be caught not calling UNO: by whom, until
@@ -1553,7 +1554,8 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
 
     ``card`` is the next-to-last card ``player`` played (``played=False``: not played
     yet); ``called``: they called UNO since; ``next_began``: the next player has begun
-    their turn; ``catcher``: who catches them (the catch then happens).
+    their turn; ``catcher``: who catches them (the catch then happens); ``target``: the
+    seat a Wild Swap Hands (or a 7 under 7-0) swapped with.
 
     >>> seats = ["Ann", "Bea", "Cy"]
     >>> uno_catch("classic", seats, "Ann").outcome
@@ -1584,7 +1586,10 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
         c = min((x for x in +left if x.is_number),
                 key=lambda x: (col is not None and x.color is not col, order[x]))
     scene, plays = _play_scene(t, p, c, others=others, hand=([c], 2), direction=d, top=top,
-                               color=color)
+                               color=color, target=target)
+    if len(plays) > 1:
+        raise ImpossibleSituationError(
+            f"give the seat {who} swapped hands with: the UNO call follows the cards")
     catcher_seat = t.seat(catcher, "the catcher") if catcher is not None else (p + 1) % t.n
     catch = Action(ActionKind.CATCH, seat=catcher_seat, target=p)
     if not played:

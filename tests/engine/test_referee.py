@@ -490,6 +490,15 @@ def test_r6_when_a_player_cannot_be_caught(kwargs, words):
     assert v.catchable is False and words in v.outcome
 
 
+def test_r6_after_a_swap_the_call_follows_the_cards():
+    v = uno_catch("classic", S3, "Ann", card="wild-swap", target="Cy", counts={"Cy": 3})
+    assert v.catchable is False  # Ann took Cy's three cards: no call is owed
+    v = uno_catch("classic", S3, "Ann", card="wild-swap", target="Cy", counts={"Cy": 1})
+    assert v.catchable and v.catchers == ("Bea", "Cy")
+    with pytest.raises(ImpossibleSituationError, match="swapped hands with"):
+        uno_catch("classic", S3, "Ann", card="wild-swap")
+
+
 # -- 6. end_of_hand (R5, points per variant, R32) -------------------------------------------
 
 
@@ -663,6 +672,26 @@ def test_verdicts_are_json():
     assert first["returned"] == ["wild-draw4"]
 
 
+@pytest.mark.parametrize("call", [
+    lambda: can_play("star-wars", "red-5", None, "wild-draw4"),
+    lambda: challenge("pizza-pizza", S3, "Ann", "green-7 blue-2", "red"),
+    lambda: first_card("wild-jackpot", S4, "Ann", "wild-jackpot"),
+    lambda: whos_next("wild-jackpot", S3, "Ann", "red-jackpot"),
+    lambda: uno_catch("classic", S3, "Ann", catcher="Bea"),
+    lambda: end_of_hand("classic", S3, "Ann", "red-draw2", {"Bea": "red-1", "Cy": 3}),
+    lambda: wild_dip("pizza-pizza", S3, "Ann", "blue"),
+    lambda: swap_hands("classic", S3, "Ann", None, "red"),
+    lambda: seven_zero("classic", S3, "Ann", "red-0", options=SEVEN_O),
+    lambda: jump_in("classic", S4, "Bea", "red-5", "Dan", options=JUMP_IN),
+    lambda: build_droid("star-wars", S3, "Ann", "red", {"Ann": "red-1", "Bea": 2, "Cy": 1}),
+])
+def test_every_check_answers_in_json(call):
+    v = call()
+    data = json.loads(json.dumps(v.to_dict()))
+    assert data["outcome"] == v.outcome and len(data["steps"]) == len(v.steps)
+    assert len(data["cases"]) == len(v.cases)
+
+
 # -- refusals -------------------------------------------------------------------------------
 
 
@@ -685,6 +714,8 @@ def test_verdicts_are_json():
      "Wild Draw 4 is named 5 times"),
     (lambda: whos_next("classic", S3, "Ann", "red-5", counts={"Bea": "red-5 red-5"}),
      TooManyCopiesError, "red 5"),
+    (lambda: jump_in("classic", S3, "Bea", "red-0", "Cy", options=JUMP_IN), TooManyCopiesError,
+     "red 0 is named 2 times"),
     (lambda: challenge("classic", S3, "Dan", "red-1", "red"), NoSuchSeatError,
      "'Dan' is not at this table"),
     (lambda: challenge("classic", S3, 3, "red-1", "red"), NoSuchSeatError, "seat 3"),
