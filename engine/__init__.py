@@ -35,8 +35,8 @@ from .variants import VARIANTS, find_variant
 
 __all__ = [
     "ALL_CARDS",
-    "PARTNER_TEAMS",
     "COLORS",
+    "PARTNER_TEAMS",
     "VARIANTS",
     "Action",
     "ActionKind",
