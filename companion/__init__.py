@@ -14,7 +14,7 @@ from flask import Config, Flask, Response
 
 import engine
 
-from . import csrf, db, errors
+from . import assets, csrf, db, errors
 
 #: htmx ships as a static file (see docs/decisions.md for why 2.0).
 HTMX_VERSION = "2.0.11"
@@ -69,8 +69,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     process exits, with a key kept in memory. Raises ``errors.StartupError`` when the
     database or the secret key cannot be used, saying what to do.
     """
-    app = Flask(__name__, template_folder=resource_folder("templates"),
-                static_folder=resource_folder("static"))
+    # Static files are served by companion.assets (hashed names, compression), not Flask.
+    app = Flask(__name__, template_folder=resource_folder("templates"), static_folder=None)
+    app.static_folder = resource_folder("static")
     data_dir = default_data_dir()
     app.config.from_mapping(
         DATABASE=os.environ.get("UNO_COMPANION_DB") or str(data_dir / "companion.sqlite3"),
@@ -88,6 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
+    assets.init_app(app)
     app.after_request(_protect)
 
     from . import games, hands

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -70,11 +73,54 @@ def test_no_page_requests_anything_outside_the_app(table, client, played):
         assert "http://" not in source and "https://" not in source, name
 
 
+def hashed(name: str) -> str:
+    """A static file's URL with its content's hash in the name, as pages link it."""
+    digest = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]
+    stem, dot, suffix = name.rpartition(".")
+    return f"/static/{stem}.{digest}.{suffix}"
+
+
 def test_every_full_page_loads_htmx_from_static(table, client, played):
     for name, response in rendered_pages(table, client, played):
         if name != "preview":
             assert [script["src"] for script in table.page(response).select("script[src]")] == \
-                [HTMX, "/static/app.js"], name
+                [hashed(HTMX.removeprefix("/static/")), hashed("app.js")], name
+
+
+@pytest.mark.parametrize("name", ["app.css", "app.js", "icon.svg", "icon-180.png",
+                                  "manifest.webmanifest", HTMX.removeprefix("/static/")])
+def test_static_files_are_cached_for_good_under_hashed_names(client, name):
+    body = (STATIC / name).read_bytes()
+    with client.get(hashed(name), headers={"Accept-Encoding": "gzip, br"}) as response:
+        assert response.status_code == 200
+        assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        data = response.get_data()
+    if name.endswith(".png"):
+        assert data == body and "Content-Encoding" not in response.headers
+    else:  # text is sent compressed to a browser that takes it
+        assert response.headers["Content-Encoding"] == "gzip" and gzip.decompress(data) == body
+    with client.get(hashed(name)) as plain:  # and plain to one that does not
+        assert plain.get_data() == body and "Content-Encoding" not in plain.headers
+
+
+def test_plain_static_names_are_revalidated(client):
+    with client.get("/static/app.css") as response:
+        assert response.headers["Cache-Control"] == "no-cache"
+        etag = response.headers["ETag"]
+    with client.get("/static/app.css", headers={"If-None-Match": etag}) as again:
+        assert again.status_code == 304 and not again.get_data()
+
+
+def test_every_page_names_its_icons(table, client):
+    page = table.page(client.get("/"))
+    assert page.select_one('link[rel="icon"]')["href"] == hashed("icon.svg")
+    assert page.select_one('link[rel="apple-touch-icon"]')["href"] == hashed("icon-180.png")
+    assert page.select_one('link[rel="manifest"]')["href"] == hashed("manifest.webmanifest")
+    with client.get("/favicon.ico") as favicon:
+        assert favicon.status_code == 200 and favicon.mimetype == "image/svg+xml"
+    manifest = json.loads((STATIC / "manifest.webmanifest").read_text())
+    for icon in manifest["icons"]:
+        assert (STATIC / icon["src"]).is_file()
 
 
 @pytest.mark.parametrize("path", [HTMX, "/static/app.js", "/static/app.css"])

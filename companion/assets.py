@@ -1,0 +1,104 @@
+"""Static files: content-hashed names cached for a year, compressed, and the app's icons.
+
+Pages ask for ``asset("app.css")``, which names the file with a hash of its content
+(``/static/app.3f2a9c1e0b.css``). A browser may keep such a file for good: a changed
+file gets a new name. The plain name still works, revalidated on every use. Text
+files are gzipped once, when the app starts, and sent compressed to browsers that
+accept it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask, abort, request
+from werkzeug.wrappers import Response
+
+#: Served compressed: text formats (images are compressed already).
+COMPRESSED = {".css", ".js", ".svg", ".webmanifest", ".html", ".txt"}
+#: A year: the longest cache lifetime browsers honour.
+FOREVER = 365 * 24 * 3600
+_HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{10})(?P<suffix>\.[A-Za-z0-9]+)$")
+
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One static file, read once: its bytes, compressed bytes, type and hashed name."""
+
+    body: bytes
+    gzipped: bytes | None
+    mimetype: str
+    hashed: str
+    etag: str
+
+
+class Assets:
+    """The app's static folder, read when the app starts."""
+
+    def __init__(self, folder: str):
+        self.files: dict[str, Asset] = {}
+        self.by_hash: dict[str, str] = {}
+        root = Path(folder)
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            name = path.relative_to(root).as_posix()
+            body = path.read_bytes()
+            digest = hashlib.sha256(body).hexdigest()[:10]
+            hashed = f"{name[:-len(path.suffix)]}.{digest}{path.suffix}" if path.suffix else name
+            mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if mimetype.startswith("text/") or mimetype.endswith(("javascript", "json", "xml")):
+                mimetype += "; charset=utf-8"
+            packed = gzip.compress(body, 9, mtime=0) if path.suffix in COMPRESSED else None
+            self.files[name] = Asset(body, packed if packed and len(packed) < len(body) else None,
+                                     mimetype, hashed, f'"{digest}"')
+            self.by_hash[hashed] = name
+
+    def url_name(self, name: str) -> str:
+        """The content-hashed name of a static file (the plain name if there is none)."""
+        asset = self.files.get(name)
+        return asset.hashed if asset else name
+
+    def response(self, filename: str) -> Response:
+        """A static file: hashed names cached for good, plain ones revalidated."""
+        name = self.by_hash.get(filename)
+        forever = name is not None and name != filename
+        asset = self.files.get(name or filename)
+        if asset is None:
+            abort(404)
+        response = Response(content_type=asset.mimetype)
+        response.set_etag(asset.etag.strip('"'))
+        response.headers["Vary"] = "Accept-Encoding"
+        response.headers["Cache-Control"] = (f"public, max-age={FOREVER}, immutable" if forever
+                                             else "no-cache")
+        if request.if_none_match.contains(asset.etag.strip('"')):
+            response.status_code = 304
+            return response
+        if asset.gzipped is not None and request.accept_encodings["gzip"]:
+            response.data = asset.gzipped
+            response.headers["Content-Encoding"] = "gzip"
+        else:
+            response.data = asset.body
+        return response
+
+
+def init_app(app: Flask) -> None:
+    """Serve the static folder this way, and give templates ``asset(name)``."""
+    assert app.static_folder is not None
+    assets = Assets(app.static_folder)
+    app.extensions["uno_assets"] = assets
+    app.add_url_rule("/static/<path:filename>", endpoint="static", view_func=assets.response)
+    app.add_url_rule("/favicon.ico", endpoint="favicon",
+                     view_func=lambda: assets.response(assets.url_name("icon.svg")))
+
+    def asset(name: str) -> str:
+        from flask import url_for
+
+        return url_for("static", filename=assets.url_name(name))
+
+    app.jinja_env.globals["asset"] = asset
