@@ -76,7 +76,7 @@ def test_no_page_requests_anything_outside_the_app(table, client, played):
 def hashed(name: str) -> str:
     """A static file's URL with its content's hash in the name, as pages link it."""
     digest = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]
-    stem, dot, suffix = name.rpartition(".")
+    stem, _, suffix = name.rpartition(".")
     return f"/static/{stem}.{digest}.{suffix}"
 
 
