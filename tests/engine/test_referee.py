@@ -1,4 +1,4 @@
-"""The referee (engine/referee.py): every check in every variant where its answer differs,
+"""The referee (engine/referee/): every check in every variant where its answer differs,
 the answers that hang on something unknown, and every refusal.
 
 Seats are named as at a table: the verdicts speak of Ann, Bea, Cy and Dan.
@@ -65,13 +65,20 @@ def whens(v: Verdict) -> list[str]:
 
 
 def test_referee_imports_only_the_engines_public_names():
-    tree = ast.parse(Path(engine.__file__).with_name("referee.py").read_text())
-    imported = {a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                and node.level == 1 for a in node.names}
-    assert imported <= set(engine.__all__)
-    private = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
-               and node.attr.startswith("_") and not node.attr.startswith("__")}
-    assert private == set()
+    # The referee is a package: `from .. import X` reaches the engine (its public names
+    # only), `from .scene import Y` another of the referee's own modules.
+    paths = sorted(Path(engine.__file__).with_name("referee").glob("*.py"))
+    assert len(paths) > 1
+    for path in paths:
+        tree = ast.parse(path.read_text())
+        reach = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and node.level >= 2]
+        assert all(node.level == 2 and node.module is None for node in reach), path.name
+        imported = {a.name for node in reach for a in node.names}
+        assert imported <= set(engine.__all__), path.name
+        private = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                   and node.attr.startswith("_") and not node.attr.startswith("__")}
+        assert private == set(), path.name
 
 
 def test_every_public_name_is_documented():

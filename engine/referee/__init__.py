@@ -1,0 +1,86 @@
+"""The referee: settles a table's disputes from what the table knows.
+
+At a real table everyone sees the top card, the color in play, the seats and the
+direction, and at most one hand is shown. The referee takes that partial
+knowledge (unknown hands as card counts, an unknown draw pile), fills in the
+rest with cards the deck still holds, sets the position up with
+:meth:`Game.from_position` (or deals it with :meth:`Game.new`) and lets the
+engine play it. It never decides a rule itself: it turns the engine's events
+into a :class:`Verdict`, and where the answer hangs on something nobody knows it
+plays every case that matters and says so.
+
+>>> v = challenge("classic", ["Ann", "Bea", "Cy", "Dan"], "Bea", "red-3 blue-7", "red")
+>>> v.outcome
+"Bea's Wild Draw 4 was illegal: Bea draws 4, then Cy plays"
+>>> v.guilty, v.draws, v.next_player
+(True, {'Bea': 4}, 'Cy')
+>>> v.citations[:2]
+('R10', 'classic sheet, Wild Draw 4 Card')
+
+Without the hand, the referee says what the answer hangs on:
+
+>>> v = challenge("classic", ["Ann", "Bea", "Cy"], "Bea", 3, "red")
+>>> v.depends_on
+'whether Bea holds a red card'
+>>> [(case.when, case.verdict.guilty) for case in v.cases]
+[('Bea holds a red card', True), ('Bea holds none of these', False)]
+
+Impossible situations are refused with a :class:`RefereeError`:
+
+>>> can_play("pizza-pizza", "red-5", None, "red-0")
+Traceback (most recent call last):
+...
+engine.referee.verdict.UnknownCardError: red 0 is not in the pizza-pizza deck
+"""
+
+from __future__ import annotations
+
+from .checks import can_play, challenge, end_of_hand, first_card, uno_catch, whos_next
+from .replay import Choice, Position, Replay, Step
+from .scene import Cards as Cards
+from .scene import HandLike as HandLike
+from .scene import SeatRef as SeatRef
+from .scene import VariantLike as VariantLike
+from .specials import build_droid, jump_in, seven_zero, swap_hands, wild_dip
+from .verdict import (
+    BadCountError,
+    Case,
+    IllegalMoveError,
+    ImpossibleSituationError,
+    NoSuchSeatError,
+    RefereeError,
+    TooManyCopiesError,
+    UnknownCardError,
+    UnknownVariantError,
+    Verdict,
+)
+
+# The types the checks take (Cards, HandLike, SeatRef, VariantLike) are imported from
+# here as before: re-exported by name, outside __all__ as they always were.
+__all__ = [
+    "BadCountError",
+    "Case",
+    "Choice",
+    "IllegalMoveError",
+    "ImpossibleSituationError",
+    "NoSuchSeatError",
+    "Position",
+    "RefereeError",
+    "Replay",
+    "Step",
+    "TooManyCopiesError",
+    "UnknownCardError",
+    "UnknownVariantError",
+    "Verdict",
+    "build_droid",
+    "can_play",
+    "challenge",
+    "end_of_hand",
+    "first_card",
+    "jump_in",
+    "seven_zero",
+    "swap_hands",
+    "uno_catch",
+    "whos_next",
+    "wild_dip",
+]

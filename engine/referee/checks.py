@@ -1,0 +1,595 @@
+"""The checks a table asks about a play: :func:`can_play`, :func:`challenge`,
+:func:`first_card`, :func:`whos_next`, :func:`uno_catch` and :func:`end_of_hand`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+from .. import (
+    Action,
+    ActionKind,
+    Card,
+    Color,
+    Event,
+    EventKind,
+    Game,
+    LeverOutcome,
+    Phase,
+    ScoringError,
+    ScoringMode,
+    SetupError,
+    TableOptions,
+    card_name,
+    new_standings,
+    score_hand,
+)
+from .resolve import _ACCEPT, _CHALLENGE, _challenge_tops, _challenged, _first, _resolve, _tops
+from .scene import (
+    Cards,
+    HandLike,
+    SeatRef,
+    VariantLike,
+    _color,
+    _counts_arg,
+    _direction,
+    _Hand,
+    _hand_arg,
+    _Known,
+    _legal_plays,
+    _neutral_order,
+    _play_scene,
+    _plays,
+    _refusal,
+    _Scene,
+    _scene,
+    _Table,
+    _table,
+    _top_and_color,
+)
+from .verdict import Case, ImpossibleSituationError, RefereeError, Verdict
+from .wording import _and, _cap, _cite, _clauses, _depends, _end_clause, _leaf, _or, _sentence
+
+# -- the checks -----------------------------------------------------------------------------
+
+def _since_play(events: Sequence[Event]) -> int:
+    """Where the events after the (first) play begin."""
+    return min(_first(events, EventKind.PLAY) + 1, len(events))
+
+
+def can_play(variant: VariantLike, top: Card | str, color: Color | str | None,
+             card: Card | str, hand: HandLike | None = None,
+             options: TableOptions | None = None, *, player: str = "the player",
+             named: Color | str | None = None) -> Verdict:
+    """Can ``card`` be played on ``top`` with ``color`` in play (R3)? For a draw wild (Wild
+    Draw 4, Wild Draw 2) also: is it legal or a bluff, given ``hand`` (R10, R20, R25, R35)?
+
+    ``color`` is the color in play (None: the top card's own color; needed on a wild).
+    ``hand`` is the player's whole hand before the play, the card included (added if
+    missing), or only its size; without it, a draw wild's verdict says what a bluff
+    hangs on. ``named`` is the color a wild names (default: the color in play).
+
+    >>> can_play("classic", "blue-7", None, "red-2").outcome
+    'No: red 2 matches neither the color in play (blue) nor the blue 7 on top'
+    >>> can_play("classic", "blue-7", None, "red-7").outcome
+    'Yes, the player can play red 7 on blue 7'
+    >>> v = can_play("classic", "red-5", None, "wild-draw4", "wild-draw4 red-1 blue-2")
+    >>> v.playable, v.guilty
+    (True, True)
+    >>> v.outcome
+    'Yes, the player can play Wild Draw 4, but it is a bluff: they held a card of the color in play, so a challenge would make them draw 4'
+    >>> can_play("pizza-pizza", "red-5", None, "wild-draw2", "wild-draw2 blue-5").guilty
+    True
+    >>> can_play("one", "red-5", None, "wild-draw4", "wild-draw4 red-1").outcome
+    'Yes, the player can play Wild Draw 4 here, and nobody can challenge it'
+    >>> can_play("star-wars", "red-5", None, "wild-draw4").depends_on
+    'whether the player holds a red card or a wild card'
+    """
+    who = str(player).strip() or "the player"
+    # Three seats, so that no two-player rule (R13) colors the hypothetical challenge.
+    t = _table(variant, [who, *(n for n in ("the next player", "the player after them",
+                                            "another player") if n != who)][:3], options)
+    top_card, col = _top_and_color(t, top, color)
+    assert top_card is not None
+    c = t.card(card, "the card")
+    known, size = _hand_arg(t, hand, f"{who}'s hand", 2)
+    named_color = _color(named, "the color named") if named is not None else None
+    scene = _scene(t, 0, ([*known] if c in known else [c, *known],
+                          max(size, len(known) + (c not in known))), {},
+                   discard=[top_card], color=col, direction=1, avoid=[c])
+    game = scene.build()
+    plays = _plays(game, c, named_color, None)
+    if not plays:
+        reason, rule = _refusal(game, Action.play(c, (named_color or col)
+                                                  if c.color is None else None))
+        return Verdict(_cap(f"no: {reason}"), citations=(rule,) if rule else (),
+                       playable=False)
+    played = scene.then(plays[0])
+    after, events = played.run()
+    lead = f"yes, {who} can play {card_name(c)}"
+    if after.phase is Phase.PENDING and after.is_legal(_CHALLENGE):
+        return _bluff_words(t, _challenged(played.then(_CHALLENGE), 0, since=0), who, c)
+    if c.color is None and any(e.kind is EventKind.DRAW for e in events):
+        return Verdict(_cap(f"{lead} here, and nobody can challenge it"), tuple(events),
+                       _cite(events), playable=True, color=after.current_color)
+    on = f"on {card_name(top_card)}"
+    if top_card.color is None and col is not None:
+        on += f" with {col.value} in play"
+    shown = events[:_since_play(events)]
+    return Verdict(_cap(f"{lead} {on}"), tuple(shown), _cite(shown), playable=True,
+                   color=after.current_color)
+
+
+def _bluff_words(t: _Table, v: Verdict, who: str, c: Card) -> Verdict:
+    # A challenge's verdict said as the answer to "may I play this?".
+    lead = f"Yes, {who} can play {card_name(c)}"
+    if not v.settled:
+        cases = tuple(Case(x.when, _bluff_words(t, x.verdict, who, c)) for x in v.cases)
+        return replace(v, cases=cases, playable=True,
+                       outcome=f"{lead}; whether it is a bluff depends on {v.depends_on}")
+    if v.guilty:
+        note = next((e.note for e in v.steps if e.kind is EventKind.GUILTY), "")
+        text = (f"{lead}, but it is a bluff: they {note}, so a challenge would make them "
+                f"draw {v.draws.get(t.names[0], 0)}")
+    else:
+        text = (f"{lead}, and it is no bluff: a challenge would fail and make the challenger "
+                f"draw {v.draws.get(t.names[1], 0)}")
+    return replace(v, outcome=text, playable=True)
+
+
+@lru_cache(maxsize=64)
+def _draw_wilds(t: _Table) -> tuple[Card, ...]:
+    """The deck's wilds whose play makes the next player draw, as the engine plays them."""
+    found = []
+    number = next(x for x, _ in t.deck if x.is_number)
+    for c, _ in t.deck:
+        if c.color is not None:
+            continue
+        scene = _Scene(t, tuple(_Hand((c,) if s == 0 else (), 3) for s in range(t.n)),
+                       (number,), number.color)
+        game = scene.build()
+        plays = _plays(game, c, None, None)
+        if not plays:
+            continue
+        game.apply(plays[0])
+        if game.phase is Phase.PENDING or any(len(h) > 3 for h in game.hands[1:]):
+            found.append(c)
+    return tuple(found)
+
+
+def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef,
+              hand: HandLike | None, color_before: Color | str | None,
+              top_before: Card | str | None = None, direction: int | str = 1,
+              options: TableOptions | None = None, *, named: Color | str | None = None,
+              counts: Mapping[SeatRef, HandLike] | None = None,
+              wild: Card | str | None = None) -> Verdict:
+    """The next player challenges the draw wild ``wild_by`` played: guilty or innocent, who
+    draws how many, who plays next (R4, R10, R20, R25, R35; R31: ``one`` has no challenge).
+
+    ``hand`` is what the challenged player shows: the cards left after the wild (a count,
+    or None, when it was not shown). ``color_before`` is the color in play before the
+    wild, ``top_before`` the card under it (pizza-pizza's Wild Draw 2 is judged by it
+    too: without it, the verdict says when it matters). ``wild`` is the variant's draw
+    wild unless given; ``named`` the color it named; ``counts`` other hands' sizes.
+
+    >>> seats = ["Ann", "Bea", "Cy"]
+    >>> challenge("classic", seats, "Ann", "blue-1 green-2", "red").outcome
+    "Ann's Wild Draw 4 was legal: Bea draws 6 and misses a turn, then Cy plays"
+    >>> challenge("star-wars", seats, "Ann", "wild blue-1", "red").guilty
+    True
+    >>> challenge("pizza-pizza", seats, "Ann", "blue-5", "red", "red-5").outcome
+    "Ann's Wild Draw 2 was illegal: Ann draws 2, then Bea plays"
+    >>> challenge("one", seats, "Ann", "red-1", "red").outcome
+    'Nobody can challenge a Wild Draw 4 in One: Bea draws 4 and misses a turn, then Cy plays'
+    >>> challenge("classic", seats, "Ann", "", "red").outcome
+    "Ann's Wild Draw 4 was legal: Ann goes out, Bea draws 6, the hand is over"
+    """
+    t = _table(variant, seats, options)
+    by = t.seat(wild_by, "who played the wild")
+    d = _direction(direction)
+    if wild is not None:
+        w = t.card(wild, "the wild")
+    else:
+        wilds = _draw_wilds(t)
+        if not wilds:
+            raise ImpossibleSituationError(f"the {t.variant.name} deck has no draw wild")
+        w = wilds[0]
+    top_card, col = _top_and_color(t, top_before, color_before, "the card under the wild")
+    if col is None:
+        raise ImpossibleSituationError("give the color in play before the wild (R10)")
+    known, size = _hand_arg(t, hand, f"{t.name(by)}'s hand", 1)
+    others = _counts_arg(t, counts, "counts")
+    named_color = _color(named, "the color named") if named is not None else col
+    base = _scene(t, by, ([w, *known], size + 1), {s: h for s, h in others.items() if s != by},
+                  discard=[top_card] if top_card is not None else [], color=col, direction=d,
+                  avoid=[w])
+    tops = [top_card] if top_card is not None else _tops(base, w)
+    scene = replace(base, discard=(tops[0],))
+    scene = scene.then(_legal_plays(t, scene, scene.build(), w, named_color, None)[0])
+    _, events = scene.run()
+    v = _challenge_tops(scene, by, tops, w, since=_since_play(events))
+    return replace(v, color=named_color if named is not None else None)
+
+
+def first_card(variant: VariantLike, seats: Sequence[str] | int, dealer: SeatRef,
+               card: Card | str | Sequence[Card | str], options: TableOptions | None = None,
+               *, named: Color | str | None = None) -> Verdict:
+    """The first card turned up: what happens, who names the color, who plays first, the
+    direction, and what goes back into the deck (R8, R9, R19, R23, R28, R34).
+
+    ``card`` may be several cards, in the order they were turned up: every one but the
+    last must have gone back. ``named`` is the color named for a Wild turned up.
+
+    >>> seats = ["Ann", "Bea", "Cy", "Dan"]
+    >>> first_card("classic", seats, "Ann", "red-reverse").outcome
+    'Red Reverse turned up first: Dan plays first, going counter-clockwise'
+    >>> first_card("wild-jackpot", seats, "Ann", "red-reverse").next_player
+    'Ann'
+    >>> v = first_card("classic", seats, "Ann", "wild")
+    >>> v.outcome, v.color_chooser
+    ('Wild turned up first: Bea names the color and plays first', 'Bea')
+    >>> v = first_card("classic", seats, "Ann", "wild-draw4")
+    >>> v.outcome, [c.text for c in v.returned]
+    ('Wild Draw 4 turned up first: Wild Draw 4 goes back into the deck, turn up another card', ['wild-draw4'])
+    >>> first_card("star-wars", seats, "Ann", ["red-skip", "blue-3"]).outcome
+    'Blue 3 turned up first: Bea plays first, going clockwise'
+    """
+    t = _table(variant, seats, options)
+    d = t.seat(dealer, "the dealer")
+    turned = [card] if isinstance(card, (str, Card)) else list(card)
+    if not turned:
+        raise ImpossibleSituationError("give the card turned up")
+    cards = [t.card(c, "the card turned up") for c in turned]
+    steps: list[Event] = []
+    returned: list[Card] = []
+    for c in cards[:-1]:
+        events = [e for e in _opening(t, d, c).opening_events if e.kind is not EventKind.DEAL]
+        if events[0].kind is not EventKind.RETURNED:
+            raise ImpossibleSituationError(
+                f"{card_name(c)} stays on the discard pile: no card is turned up after it")
+        steps.append(events[0])
+        returned.append(c)
+    last = cards[-1]
+    game = _opening(t, d, last)
+    events = [e for e in game.opening_events if e.kind is not EventKind.DEAL]
+    lead = f"{card_name(last)} turned up first"
+    if events[0].kind is EventKind.RETURNED:
+        steps.append(events[0])
+        return Verdict(_sentence(lead, [*_clauses(t, events[:1]), "turn up another card"]),
+                       tuple(steps), _cite(steps), returned=(*returned, last))
+    if named is not None and game.phase is Phase.NAME_COLOR:
+        events += game.apply(Action(ActionKind.COLOR, color=_color(named, "the color named")))
+    said = _clauses(t, events)
+    if game.phase is Phase.CHOOSE and game.to_act is not None:
+        # Whoever performs the rule card, the opening goes on the same way.
+        seat = game.to_act
+        game.apply(Action(ActionKind.CHOOSE, target=seat))
+        said.append(f"{t.name(seat)} chooses a player to perform a rule card")
+    end = _end_clause(t, game, events)
+    chooser = t.name(game.to_act) if (game.phase is Phase.NAME_COLOR
+                                      and game.to_act is not None) else None
+    return _leaf(t, game, [*steps, *events], lead, clauses=said, end=end,
+                 color_chooser=chooser, returned=tuple(returned))
+
+
+def _opening(t: _Table, dealer: int, first: Card) -> Game:
+    """A new hand dealt from a stacked deck that turns ``first`` up; the rest is filler."""
+    order = _neutral_order(t, frozenset([first]))
+    left = t.counts()
+    left[first] -= 1
+    pool = sorted((+left).elements(), key=order.__getitem__)
+    size = t.variant.hand_size
+    reserve, pool = pool[:4], pool[4:]  # number cards to turn up if ``first`` goes back
+    hands = [pool[i * size:(i + 1) * size] for i in range(t.n)]
+    rest = reserve + pool[t.n * size:]
+    try:
+        deck = t.variant.stack_deck(hands, first, rest, dealer=dealer)
+        return t.variant.new(list(t.names), deck=deck, dealer=dealer, options=t.options, seed=0)
+    except SetupError as exc:
+        raise ImpossibleSituationError(str(exc)) from None
+
+
+def _play_verdict(t: _Table, scene: _Scene, plays: Sequence[Action], *, sizes: bool = False,
+                  then: Sequence[Action] = ()) -> Verdict:
+    if len(plays) == 1:
+        return _resolve(scene.then(plays[0], *then), sizes=sizes)
+    actor = plays[0].seat if plays[0].seat is not None else scene.to_act
+    who = t.name(actor)
+    cases = [Case(f"{who} swaps with {t.name(a.target)}" if a.target is not None else a.text,
+                  _resolve(scene.then(a, *then), sizes=sizes)) for a in plays]
+    return _depends(t, (), f"whom {who} swaps hands with", cases)
+
+
+def whos_next(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
+              card: Card | str, direction: int | str = 1, options: TableOptions | None = None,
+              *, top: Card | str | None = None, color: Color | str | None = None,
+              named: Color | str | None = None, target: SeatRef | None = None,
+              counts: Mapping[SeatRef, HandLike] | None = None,
+              lever: LeverOutcome | str | None = None) -> Verdict:
+    """``turn`` plays ``card``: who plays next, who draws, who is skipped, with the table's
+    house rules and the two-player rules (R13).
+
+    ``top``/``color``: what it was played on (default: a card it can go on). ``named``:
+    the color named with a wild (default: the color in play). ``target``: the seat a
+    Wild Swap Hands (or a 7 under 7-0) names. ``counts``: hand sizes (or cards) before
+    the play. ``lever``: what a Wild Jackpot lever showed.
+
+    >>> whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "red-draw2").outcome
+    'Bea draws 2 and misses a turn, then Cy plays'
+    >>> whos_next("classic", ["Ann", "Bea"], "Ann", "red-reverse").outcome
+    'Play now goes counter-clockwise, then Ann plays again'
+    >>> whos_next("star-wars", ["Ann", "Bea"], "Ann", "red-reverse").next_player
+    'Bea'
+    >>> whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "wild-draw4").depends_on
+    'what Bea does: take the cards or challenge'
+    """
+    t = _table(variant, seats, options)
+    p = t.seat(turn, "whose turn")
+    c = t.card(card, "the card played")
+    scene, plays = _play_scene(t, p, c, others=_counts_arg(t, counts, "counts"),
+                               direction=_direction(direction), top=top, color=color,
+                               named=named, target=target)
+    then: list[Action] = []
+    if lever is not None:
+        try:
+            then.append(Action(ActionKind.LEVER, lever=LeverOutcome(lever)))
+        except ValueError:
+            raise ImpossibleSituationError(f"{lever!r} is not a lever outcome") from None
+    v = _play_verdict(t, scene, plays, then=then)
+    return _jump_ins(t, scene.then(plays[0], *then), v) if len(plays) == 1 else v
+
+
+def _jump_ins(t: _Table, scene: _Scene, v: Verdict) -> Verdict:
+    # Jump-in (house rule): whoever holds a copy of the card now on top may play it first.
+    if not t.options.jump_in or not v.settled:
+        return v
+    game, events = scene.run()
+    if game.phase is not Phase.TURN:
+        return v
+    top = game.top_card
+    cases = [Case("nobody jumps in", v)]
+    for s in range(t.n):
+        if scene.hands[s].unknown < 1:
+            continue
+        try:
+            tried = scene.with_hand(s, [top])
+            g, _ = tried.run()
+        except RefereeError:
+            continue
+        jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
+        if jumps:
+            cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
+                              _resolve(tried.then(jumps[0]))))
+    if len(cases) == 1:
+        return v
+    return _depends(t, events, f"whether someone jumps in with another {card_name(top)}",
+                    cases)
+
+
+def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef, *,
+              card: Card | str | None = None, played: bool = True, called: bool = False,
+              next_began: bool = False, catcher: SeatRef | None = None,
+              target: SeatRef | None = None, direction: int | str = 1,
+              top: Card | str | None = None,
+              color: Color | str | None = None, counts: Mapping[SeatRef, HandLike] | None = None,
+              options: TableOptions | None = None) -> Verdict:
+    """Can ``player``, down to one card, still be caught not calling UNO: by whom, until
+    when, and what it costs (R6 and the table's ``uno_penalty``)?
+
+    ``card`` is the next-to-last card ``player`` played (``played=False``: not played
+    yet); ``called``: they called UNO since; ``next_began``: the next player has begun
+    their turn; ``catcher``: who catches them (the catch then happens); ``target``: the
+    seat a Wild Swap Hands (or a 7 under 7-0) swapped with.
+
+    >>> seats = ["Ann", "Bea", "Cy"]
+    >>> uno_catch("classic", seats, "Ann").outcome
+    'Yes: Bea or Cy can catch Ann until Bea begins their turn (plays or draws); a caught Ann draws 4'
+    >>> uno_catch("classic", seats, "Ann", card="red-skip").until
+    'Cy'
+    >>> v = uno_catch("wild-jackpot", seats, "Ann", catcher="Cy")
+    >>> v.outcome, v.draws
+    ('Yes: Cy catches Ann, Ann draws 2, then Bea plays', {'Ann': 2})
+    >>> uno_catch("classic", seats, "Ann", called=True).outcome
+    'No: Ann does not owe an UNO call now: only a player who got down to one card, until the next player begins their turn'
+    >>> uno_catch("one", seats, "Ann").outcome
+    'No: no UNO call is needed at this table'
+    """
+    t = _table(variant, seats, options)
+    p = t.seat(player, "the player")
+    who = t.name(p)
+    d = _direction(direction)
+    others = _counts_arg(t, counts, "counts")
+    if card is not None:
+        c = t.card(card, "the card played")
+    else:
+        top_card, col = _top_and_color(t, top, color)
+        left = t.counts()
+        if top_card is not None:
+            left[top_card] -= 1
+        order = _neutral_order(t, frozenset([top_card] if top_card else []))
+        c = min((x for x in +left if x.is_number),
+                key=lambda x: (col is not None and x.color is not col, order[x]))
+    scene, plays = _play_scene(t, p, c, others=others, hand=([c], 2), direction=d, top=top,
+                               color=color, target=target)
+    if len(plays) > 1:
+        raise ImpossibleSituationError(
+            f"give the seat {who} swapped hands with: the UNO call follows the cards")
+    catcher_seat = t.seat(catcher, "the catcher") if catcher is not None else (p + 1) % t.n
+    catch = Action(ActionKind.CATCH, seat=catcher_seat, target=p)
+    if not played:
+        game = scene.build()
+        reason, rule = _refusal(game, catch)
+        return Verdict(_cap(f"no: {reason}"), citations=(rule,) if rule else (),
+                       catchable=False, penalty=game.uno_penalty)
+    scene = scene.then(plays[0])
+    if called:
+        scene = scene.then(Action(ActionKind.UNO, seat=p))
+    game, events = scene.run()
+    penalty = game.uno_penalty
+    closer = _close_window(game, p) if next_began else None
+    catchers = tuple(t.name(a.seat) for a in game.legal_actions()
+                     if a.kind is ActionKind.CATCH and a.target == p and a.seat is not None)
+    if not game.is_legal(catch) and (catcher is not None or not catchers):
+        reason, rule = _refusal(game, catch)
+        if closer is not None:
+            reason = f"it is too late: {t.name(closer)} has begun their turn"
+        return Verdict(_cap(f"no: {reason}"), tuple(events), _cite(events, [rule]),
+                       catchable=False, penalty=penalty)
+    probe, _ = scene.run()
+    until = _close_window(probe, p)
+    until_name = t.name(until) if until is not None else None
+    if catcher is not None:
+        caught = game.apply(catch)
+        return _leaf(t, game, [*events, *caught], "yes", catchable=True, catchers=catchers,
+                     until=until_name, penalty=penalty)
+    probe, _ = scene.run()
+    text = (f"Yes: {_or(list(catchers))} can catch {who} until {until_name} begins their turn "
+            f"(plays or draws); a caught {who} draws {penalty}")
+    return Verdict(text, tuple(events), _cite(events, _cite(probe.apply(catch))),
+                   catchable=True, catchers=catchers, until=until_name, penalty=penalty)
+
+
+def _close_window(game: Game, p: int) -> int | None:
+    """Play on until nobody can catch ``p`` any more; the seat whose turn closed it."""
+    def open_() -> bool:
+        return any(a.kind is ActionKind.CATCH and a.target == p for a in game.legal_actions())
+
+    for _ in range(4 * game.player_count):
+        seat = game.to_act
+        if not open_() or seat is None:
+            return None
+        if game.phase is Phase.PENDING:
+            action = _ACCEPT
+        elif game.phase is Phase.DRAWN:
+            action = Action(ActionKind.PASS)
+        else:
+            action = Action(ActionKind.DRAW)
+        if not game.is_legal(action):
+            return None
+        game.apply(action)
+        if not open_():
+            return seat
+    return None
+
+
+def end_of_hand(variant: VariantLike, seats: Sequence[str] | int, went_out: SeatRef,
+                last_card: Card | str, hands: Mapping[SeatRef, HandLike] | None = None, *,
+                direction: int | str = 1, top: Card | str | None = None,
+                color: Color | str | None = None, named: Color | str | None = None,
+                drawn: Cards = (), mode: ScoringMode | str | None = None,
+                options: TableOptions | None = None) -> Verdict:
+    """``went_out`` plays their last card: who draws for a final draw card (R5), then the
+    points each other player holds and the hand's score (the variant's points; none in
+    ``one``, R32).
+
+    ``hands``: each other seat's cards (a count where they are not known). ``drawn``:
+    the cards drawn for a final draw card, top of the draw pile first (without them,
+    the verdict says whose points still need counting). ``mode``: the scoring mode
+    (default: the variant's own).
+
+    >>> v = end_of_hand("classic", ["Ann", "Bea", "Cy"], "Ann", "blue-draw2",
+    ...                 {"Bea": "red-7 wild", "Cy": "green-skip"}, drawn="blue-1 blue-2")
+    >>> v.outcome
+    'Ann goes out, Bea draws 2, the hand is over: Ann scores 80 (Bea 60, Cy 20)'
+    >>> v.points, v.scores
+    ({'Bea': 60, 'Cy': 20}, {'Ann': 80})
+    >>> end_of_hand("one", ["Ann", "Bea"], "Ann", "red-3", {"Bea": "red-7"}).outcome
+    'Ann goes out, the hand is over: Ann wins (One has no points)'
+    """
+    t = _table(variant, seats, options)
+    p = t.seat(went_out, "who went out")
+    c = t.card(last_card, "the last card")
+    held = {s: h for s, h in _counts_arg(t, hands, "hands").items() if s != p}
+    draw_top = t.cards(drawn, "the cards drawn")
+    chosen = _mode(t, mode)
+    scene, plays = _play_scene(t, p, c, others=held, hand=([c], 1),
+                               direction=_direction(direction), top=top, color=color,
+                               named=named, draw_top=draw_top)
+    played = scene.then(plays[0])
+    game, events = played.run()
+    if game.phase is Phase.PENDING and game.to_act is not None:
+        seat = game.to_act
+        cases = [Case(f"{t.name(seat)} takes the {game.pending_draw} cards",
+                      _points(t, played.then(_ACCEPT), chosen, len(draw_top), held))]
+        if game.is_legal(_CHALLENGE):
+            cases.append(Case(f"{t.name(seat)} challenges",
+                              _points(t, played.then(_CHALLENGE), chosen, len(draw_top), held)))
+        return _depends(t, events, f"what {t.name(seat)} does: "
+                        f"{_or(['take the cards', 'challenge'][:len(cases)])}", cases)
+    return _points(t, played, chosen, len(draw_top), held)
+
+
+def _mode(t: _Table, mode: ScoringMode | str | None) -> ScoringMode:
+    if mode is None:
+        return t.variant.scoring_modes[0]
+    try:
+        chosen = mode if isinstance(mode, ScoringMode) else ScoringMode(mode)
+    except ValueError:
+        raise ImpossibleSituationError(f"{mode!r} is not a scoring mode") from None
+    if chosen not in t.variant.scoring_modes:
+        raise ImpossibleSituationError(f"{t.variant.name} is not scored {chosen.value}")
+    return chosen
+
+
+def _points(t: _Table, scene: _Scene, mode: ScoringMode, known_draws: int,
+            held: Mapping[int, _Known]) -> Verdict:
+    game, events = scene.run()
+    result = game.hand_result()
+    out = t.name(result.went_out)
+    said = _clauses(t, events)
+    end = _end_clause(t, game, events)
+    if result.points is None:
+        return _leaf(t, game, events, clauses=said,
+                     end=f"{end}: {out} wins ({t.variant.title} has no points)",
+                     scores={out: 1})
+    # Cards whose points nobody gave: hands given as counts, and cards drawn beyond ``drawn``.
+    unseen: dict[int, list[Card]] = {}
+    seen = 0
+    for e in events:
+        if e.kind is EventKind.DRAW and e.seat is not None:
+            for c in e.cards:
+                if seen >= known_draws:
+                    unseen.setdefault(e.seat, []).append(c)
+                seen += 1
+    points: dict[str, int] = {}
+    uncounted: dict[str, int] = {}
+    hidden: set[str] = set()
+    for s, cards in result.held.items():
+        rest = list(cards)
+        k, n = held.get(s, ([], t.variant.hand_size))
+        if len(k) != n:
+            uncounted[t.name(s)] = len(rest)
+            hidden.add(t.name(s))
+            rest = []
+        else:
+            for c in unseen.get(s, []):
+                rest.remove(c)
+            if unseen.get(s):
+                uncounted[t.name(s)] = len(unseen[s])
+        points[t.name(s)] = t.variant.hand_points(rest, t.options)
+    if uncounted:
+        todo = [f"{name}'s {n} card{'s' if n != 1 else ''}" if name in hidden else
+                f"the {n} card{'s' if n != 1 else ''} {name} drew"
+                for name, n in uncounted.items()]
+        so_far = ", ".join(f"{name} {pts}" for name, pts in points.items()
+                           if name not in hidden)
+        text = f"{end}: count {_and(todo)}" + (f" (so far: {so_far})" if so_far else "")
+        v = _leaf(t, game, events, clauses=said, end=text, points=points, uncounted=uncounted)
+        return replace(v, depends_on=f"the points of {_and(todo)}")
+    try:
+        standings = new_standings(mode, t.n, t.variant.default_target or 1)
+        hand_score = score_hand(standings, result.outcome).hands[-1]
+    except ScoringError as exc:
+        raise ImpossibleSituationError(str(exc)) from None
+    scores = {t.name(s): pts for s, pts in hand_score.points.items()}
+    listed = ", ".join(f"{name} {pts}" for name, pts in points.items())
+    if mode.charges_holder:
+        text = f"each player is charged their cards ({listed})"
+    elif mode.uses_points:
+        text = f"{out} scores {scores[out]} ({listed})"
+    else:
+        text = f"{out} wins the hand"
+    return _leaf(t, game, events, clauses=said, end=f"{end}: {text}", points=points,
+                 scores=scores)
+

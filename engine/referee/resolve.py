@@ -1,0 +1,382 @@
+"""Resolving the decisions that follow a play: a pending draw (take it, challenge it,
+pass it on), the lever, a discard, a rule card, a gift, and Let's Build a Droid walked
+round by round. Where the answer hangs on an unknown, each way it can turn out is a
+:class:`Case`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import (
+    COLORS,
+    Action,
+    ActionKind,
+    Card,
+    Color,
+    Event,
+    EventKind,
+    Game,
+    LeverOutcome,
+    Phase,
+    card_name,
+)
+from .scene import _neutral_order, _Scene, _Table
+from .verdict import BadCountError, Case, RefereeError, Verdict
+from .wording import (
+    _article,
+    _bare,
+    _cite,
+    _clauses,
+    _depends,
+    _describe,
+    _end_clause,
+    _guilt,
+    _key,
+    _leaf,
+    _or,
+)
+
+# -- resolving the decisions that follow a play ---------------------------------------------
+
+_ACCEPT = Action(ActionKind.ACCEPT)
+_CHALLENGE = Action(ActionKind.CHALLENGE)
+_DONE = Action(ActionKind.DONE)
+
+
+@dataclass
+class _Budget:
+    """How many more positions an exploration may build (Let's Build a Droid can branch
+    a lot); past it, the verdict asks the table for the cards laid."""
+
+    left: int = 400
+
+    def spend(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
+
+
+def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget | None = None,
+             sizes: bool = False) -> Verdict:
+    """Play ``scene`` and settle what follows: a pending draw, the lever, a droid..."""
+    t = scene.table
+    budget = budget or _Budget()
+    game, events = scene.run()
+    shown = events[since:]
+    phase = game.phase
+    seat = game.to_act
+    if phase is Phase.PENDING and seat is not None:
+        return _pending(scene, game, events, since=since, lead=lead, sizes=sizes)
+    if phase is Phase.LEVER and seat is not None:
+        cases = [Case(f"the lever shows: {o.words}",
+                      _resolve(scene.then(Action(ActionKind.LEVER, lever=o)), since=since,
+                               budget=budget, sizes=sizes))
+                 for o in LeverOutcome]
+        return _depends(t, shown, "what the lever shows", cases)
+    if phase is Phase.DISCARD and seat is not None:
+        who = t.name(seat)
+        case = Case(f"{who} discards nothing more",
+                    _resolve(scene.then(_DONE), since=since, budget=budget, sizes=sizes))
+        return _depends(t, shown, f"what {who} discards (up to one card of each color)", [case],
+                        partial=True)
+    if phase is Phase.CHOOSE and seat is not None:
+        # Whoever is chosen, the rule card changes no cards: play goes on the same way.
+        after, later = scene.then(Action(ActionKind.CHOOSE, target=seat)).run()
+        said = _clauses(t, shown) + [f"{t.name(seat)} chooses a player to perform a rule card"]
+        return _leaf(t, after, shown, lead, clauses=said, end=_end_clause(t, after, later),
+                     next_player=_playing(t, after), sizes=sizes)
+    if phase is Phase.GIVE and seat is not None:
+        given = game.hands[seat][0]
+        after, later = scene.then(Action(ActionKind.GIVE, given)).run()
+        gift = next(e for e in later[len(events):] if e.kind is EventKind.GIVE)
+        receiver = t.name(gift.target) if gift.target is not None else ""
+        said = _clauses(t, shown) + [f"{t.name(seat)} gives a card of their choice to {receiver}"]
+        return _leaf(t, after, shown, lead, clauses=said, end=_end_clause(t, after, later),
+                     next_player=_playing(t, after), sizes=sizes)
+    if phase is Phase.DROID:
+        return _droid(scene, since=since, budget=budget)
+    return _leaf(t, game, shown, lead, sizes=sizes)
+
+
+def _playing(t: _Table, game: Game) -> str | None:
+    seat = game.to_act
+    if seat is None or game.phase not in (Phase.TURN, Phase.DRAWN, Phase.NAME_COLOR):
+        return None
+    return t.name(seat)
+
+
+def _last_player(events: Sequence[Event]) -> int | None:
+    for e in reversed(events):
+        if e.kind is EventKind.PLAY:
+            return e.seat
+    return None
+
+
+def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, lead: str,
+             sizes: bool) -> Verdict:
+    """A draw waits for its victim: take it, challenge a draw wild, or pass it on."""
+    t = scene.table
+    seat = game.to_act
+    assert seat is not None
+    victim = t.name(seat)
+    n = game.pending_draw
+    cases = [Case(f"{victim} takes the {n} cards",
+                  _resolve(scene.then(_ACCEPT), since=since, lead=lead, sizes=sizes))]
+    choices = ["take the cards"]
+    if game.is_legal(_CHALLENGE):
+        accused = _last_player(events)
+        assert accused is not None
+        cases.append(Case(f"{victim} challenges",
+                          _challenge_case(scene, game, accused, since=since, sizes=sizes)))
+        choices.append("challenge")
+    stacks = _stack_cases(scene, game, seat, since=since, sizes=sizes)
+    if stacks:
+        cases.extend(stacks)
+        choices.append("pass the draw on")
+    return _depends(t, events[since:], f"what {victim} does: {_or(choices)}", cases)
+
+
+def _stack_cases(scene: _Scene, game: Game, seat: int, *, since: int,
+                 sizes: bool) -> list[Case]:
+    # House rules (stacking, progressive UNO): try each draw card the deck still holds in
+    # the victim's hand; the engine says which may pass the draw on.
+    t = scene.table
+    if t.options.stack_rule is None:
+        return []
+    seen: set[object] = set()
+    cases: list[Case] = []
+    for c in sorted(scene.remaining(), key=_neutral_order(t, frozenset()).__getitem__):
+        if c.is_number or c.rank in seen:
+            continue
+        try:  # in place of one of the victim's unknown cards (none: they cannot hold it)
+            tried = scene.with_hand(seat, [c])
+            g, _ = tried.run()
+        except RefereeError:
+            continue
+        plays = [a for a in g.legal_actions()
+                 if a.kind is ActionKind.PLAY and a.card is c and not a.uno]
+        if not plays:
+            continue
+        seen.add(c.rank)
+        v = _resolve_stack(tried.then(plays[0]), since=since, sizes=sizes)
+        cases.append(Case(f"{t.name(seat)} passes it on with {_article(_bare(c))}", v))
+    return cases
+
+
+def _resolve_stack(scene: _Scene, *, since: int, sizes: bool) -> Verdict:
+    # After a stacked draw card the next victim decides again: said, not explored further.
+    t = scene.table
+    game, events = scene.run()
+    shown = events[since:]
+    seat = game.to_act
+    if game.phase is Phase.PENDING and seat is not None:
+        end = (f"{t.name(seat)} must take {game.pending_draw} cards, challenge or pass them on"
+               if game.is_legal(_CHALLENGE) else
+               f"{t.name(seat)} must take {game.pending_draw} cards or pass them on")
+        return _leaf(t, game, shown, end=end, sizes=sizes)
+    return _leaf(t, game, shown, sizes=sizes)
+
+
+def _challenge_leaf(t: _Table, game: Game, events: Sequence[Event], *, sizes: bool) -> Verdict:
+    guilty = _guilt(events)
+    lead = ""
+    for e in events:
+        if e.kind is EventKind.CHALLENGE and e.target is not None:
+            lead = (f"{t.name(e.target)}'s {card_name(e.cards[0])} was "
+                    f"{'illegal' if guilty else 'legal'}")
+            break
+    said = [c for c in _clauses(t, events) if c]
+    return _leaf(t, game, events, lead, clauses=said, guilty=guilty, sizes=sizes)
+
+
+def _challenged(scene: _Scene, accused: int, *, since: int, sizes: bool = False) -> Verdict:
+    """The challenge, played out for every kind of hand the accused may hold."""
+    t = scene.table
+    hand = scene.hands[accused]
+    game, events = scene.run()
+    if hand.unknown <= 0:
+        return _challenge_leaf(t, game, events[since:], sizes=sizes)
+    # Which single card, held beside the known ones, makes the draw wild illegal?
+    universe = sorted(scene.remaining(), key=_neutral_order(t, frozenset()).__getitem__)
+    bluffs: list[Card] = []
+    for c in universe:
+        g, ev = scene.with_hand(accused, [c], size=len(hand.known) + 1).run()
+        if _guilt(ev):
+            bluffs.append(c)
+    if not bluffs or len(bluffs) == len(universe):
+        return _challenge_leaf(t, game, events[since:], sizes=sizes)
+    guilty_scene = scene.with_hand(accused, [bluffs[0]])
+    g, ev = guilty_scene.run()
+    guilty = _challenge_leaf(t, g, ev[since:], sizes=sizes)
+    try:
+        g, ev = scene.with_hand(accused, deny=frozenset(bluffs)).run()
+    except BadCountError:  # every card left would make it a bluff
+        return guilty
+    innocent = _challenge_leaf(t, g, ev[since:], sizes=sizes)
+    who = t.name(accused)
+    held = _describe(bluffs, universe)
+    return _depends(t, events[since:_first(events, EventKind.CHALLENGE, since)],
+                    f"whether {who} holds {held}",
+                    [Case(f"{who} holds {held}", guilty),
+                     Case(f"{who} holds none of these", innocent)])
+
+
+def _challenge_case(scene: _Scene, game: Game, accused: int, *, since: int,
+                    sizes: bool) -> Verdict:
+    # A challenge is judged on the color in play and the card under the draw wild: where
+    # the table did not give them, the referee does not pick them.
+    t = scene.table
+    wild = game.top_card
+    if scene.under_given:
+        return _challenged(scene.then(_CHALLENGE), accused, since=since, sizes=sizes)
+    if not scene.color_given:
+        what = (f"the color in play before the {card_name(wild)} and "
+                f"{t.name(accused)}'s other cards")
+        return Verdict(f"It depends on {what}: give them to the challenge check",
+                       depends_on=what)
+    return _challenge_tops(scene, accused, _tops(scene, wild), wild, since=since, sizes=sizes)
+
+
+def _tops(scene: _Scene, wild: Card) -> list[Card]:
+    """Every card that could have been under the play, with the scene's color in play."""
+    free = replace(scene, discard=()).remaining()
+    order = _neutral_order(scene.table, frozenset([wild]))
+    return sorted((c for c in free if c.color is scene.color or c.color is None),
+                  key=order.__getitem__)
+
+
+def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Card, *,
+                    since: int, sizes: bool = False) -> Verdict:
+    """The challenge of the draw wild played in ``scene``, for each card that may have been
+    under it; the cards that give the same verdict are one case."""
+    t = scene.table
+    found: dict[tuple[Any, ...], Verdict] = {}
+    groups: dict[tuple[Any, ...], list[Card]] = {}
+    for top in tops:
+        s = replace(scene, discard=(top,))
+        game, _ = s.run()
+        if game.phase is Phase.PENDING and game.is_legal(_CHALLENGE):
+            v = _challenged(s.then(_CHALLENGE), accused, since=since, sizes=sizes)
+        else:  # R31: no challenge in this variant; the draw is taken
+            v = _resolve(s.then(_ACCEPT) if game.phase is Phase.PENDING else s, since=since,
+                         sizes=sizes)
+            v = replace(v, outcome=f"Nobody can challenge a {card_name(wild)} in "
+                                   f"{t.variant.title}: {v.outcome}")
+        found.setdefault(_key(v), v)
+        groups.setdefault(_key(v), []).append(top)
+    if len(groups) == 1:
+        return next(iter(found.values()))
+    ranked = sorted(groups, key=lambda k: len(groups[k]))
+    cases = [Case(f"the card under it was {_describe(groups[k], tops)}", found[k])
+             for k in ranked[:-1]]
+    cases.append(Case("the card under it was any other card", found[ranked[-1]]))
+    return _depends(t, (), f"which card was under the {card_name(wild)}", cases)
+
+
+def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
+    for i in range(start, len(events)):
+        if events[i].kind is kind:
+            return i
+    return len(events)
+
+
+# -- Let's Build a Droid (R36): walking the table round by round ----------------------------
+
+
+def _droid(scene: _Scene, *, since: int, budget: _Budget) -> Verdict:
+    """Walk the droid: forced lays are laid; a real choice, or a seat whose hand is unknown,
+    splits the walk into cases."""
+    t = scene.table
+    while True:
+        game, events = scene.run()
+        if not budget.spend():
+            return Verdict("It depends on the cards laid for the droid: tell the referee the "
+                           "cards laid so far", tuple(events[since:]), _cite(events[since:]),
+                           depends_on="the cards laid for the droid")
+        visit = _undecided_visit(scene, game, events)
+        if visit is not None:
+            return _droid_branch(scene, events, visit, since=since, budget=budget)
+        seat = game.to_act
+        if game.phase is not Phase.DROID or seat is None:
+            return _leaf(t, game, events[since:])
+        lays = [a for a in game.legal_actions() if a.kind is ActionKind.LAY]
+        colors = list(dict.fromkeys(a.card.color for a in lays if a.card is not None))
+        if len(colors) == 1:
+            scene = scene.then(lays[0])
+            continue
+        cases = []
+        for color in colors:
+            a = next(x for x in lays if x.card is not None and x.card.color is color)
+            assert color is not None
+            cases.append(Case(f"{t.name(seat)} lays {_article(color.value + ' card')}",
+                              _droid(scene.then(a), since=since, budget=budget)))
+        return _depends(t, events[since:], f"which color {t.name(seat)} lays", cases)
+
+
+def _last_laid(events: Sequence[Event], upto: int) -> Color | None:
+    last: Color | None = None
+    for e in events[:upto]:
+        if e.kind is EventKind.LAY:
+            last = e.cards[0].color
+        elif e.kind is EventKind.PLAY:
+            last = None
+    return last
+
+
+def _undecided_visit(scene: _Scene, game: Game,
+                     events: Sequence[Event]) -> tuple[int, int] | None:
+    """The first time the droid reaches a seat whose unknown cards would decide whether
+    and what it lays: (seat, index of that moment in the events)."""
+    start = max((i for i, e in enumerate(events) if e.kind is EventKind.PLAY), default=0)
+    for i in range(start, len(events)):
+        e = events[i]
+        if e.kind is EventKind.DROID_FAIL and e.seat is not None and _open(scene, e.seat):
+            return e.seat, i
+        if e.kind is EventKind.DROID_RETURN:
+            return None
+    seat = game.to_act
+    if game.phase is Phase.DROID and seat is not None and _open(scene, seat):
+        return seat, len(events)
+    return None
+
+
+def _open(scene: _Scene, seat: int) -> bool:
+    h = scene.hands[seat]
+    return h.unknown > 0 and h.only is None
+
+
+def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int], *,
+                  since: int, budget: _Budget) -> Verdict:
+    t = scene.table
+    seat, at = visit
+    who = t.name(seat)
+    last = _last_laid(events, at)
+    cases: list[Case] = []
+    # The seat cannot lay: its unknown cards are all of the last color, or wild.
+    stuck = frozenset(c for c, _ in t.deck if c.color is None or c.color is last)
+    try:
+        tried = scene.with_hand(seat, only=stuck)
+        _, ev = tried.run()
+        if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
+            when = (f"{who} cannot lay a card that is not {last.value}" if last is not None
+                    else f"{who} holds no colored card")
+            cases.append(Case(when, _droid(tried, since=since, budget=budget)))
+    except RefereeError:
+        pass
+    left = scene.remaining()
+    order = _neutral_order(t, frozenset())
+    for color in COLORS:
+        if color is last:
+            continue
+        spare = sorted((c for c in left if c.color is color), key=order.__getitem__)
+        if not spare:
+            continue
+        tried = scene.with_hand(seat, [spare[0]])
+        cases.append(Case(f"{who} lays {_article(color.value + ' card')}",
+                          _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since,
+                                 budget=budget)))
+    what = (f"whether {who} can lay a card that is not {last.value}, and which"
+            if last is not None else f"whether {who} holds a colored card, and which")
+    return _depends(t, events[since:at], what, cases)
+

@@ -1,0 +1,169 @@
+"""The referee's answers: the errors it refuses a situation with, and the
+:class:`Verdict` it gives (with a :class:`Case` for each way an unknown can turn out)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .. import Card, Color, Event
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+class RefereeError(ValueError):
+    """The referee cannot judge this: the situation cannot happen as described."""
+
+
+class UnknownVariantError(RefereeError):
+    """No variant has this name."""
+
+
+class UnknownCardError(RefereeError):
+    """Text that is not a card, or a card the variant's deck does not hold."""
+
+
+class TooManyCopiesError(RefereeError):
+    """More copies of a card are named (counting every card named) than the deck holds."""
+
+
+class NoSuchSeatError(RefereeError):
+    """A seat that is not at this table."""
+
+
+class BadCountError(RefereeError):
+    """A hand count below zero, or more cards than the deck holds."""
+
+
+class ImpossibleSituationError(RefereeError):
+    """Anything else the engine refuses to set up: a player count, a card that could
+    not have been played there, a color missing after a wild..."""
+
+
+class IllegalMoveError(RefereeError):
+    """An action the rules do not allow at that moment (``rule`` names the ruling)."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+# -- verdicts -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    """One way an unknown can turn out, and the verdict if it does."""
+
+    when: str
+    verdict: Verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values, for JSON."""
+        return {"when": self.when, "verdict": self.verdict.to_dict()}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's answer: one sentence, the engine's events, and the facts behind them.
+
+    Seats are named as the table names them. Fields a check does not answer stay
+    ``None`` (or empty). When the answer hangs on something unknown, ``depends_on``
+    says what, and ``cases`` holds the verdict for each way it can turn out (empty
+    when the unknown is only a number of cards to count, as in :func:`end_of_hand`).
+    """
+
+    #: One line a child can read, with the seats' names.
+    outcome: str
+    #: The engine's events, in the order they happened.
+    steps: tuple[Event, ...] = ()
+    #: Ruling codes and sheet sections the steps follow, each once ("R10", "classic sheet, ...").
+    citations: tuple[str, ...] = ()
+    #: Who plays next (when that is settled).
+    next_player: str | None = None
+    #: Cards each seat draws.
+    draws: Mapping[str, int] = field(default_factory=dict)
+    #: Seats that lose their turn.
+    skipped: tuple[str, ...] = ()
+    #: For a challenged draw wild: True if its player was guilty (it was a bluff).
+    guilty: bool | None = None
+    #: :func:`can_play`, :func:`jump_in`: whether the card may be played.
+    playable: bool | None = None
+    #: :func:`uno_catch`: whether the player can be caught.
+    catchable: bool | None = None
+    #: The color in play afterwards.
+    color: Color | None = None
+    #: The direction of play afterwards: "clockwise" or "counter-clockwise".
+    direction: str | None = None
+    #: :func:`first_card`: who names the color.
+    color_chooser: str | None = None
+    #: :func:`first_card`: cards that went back into the deck.
+    returned: tuple[Card, ...] = ()
+    #: :func:`uno_catch`: who may catch; until whose turn begins; the cards drawn if caught.
+    catchers: tuple[str, ...] = ()
+    until: str | None = None
+    penalty: int | None = None
+    #: :func:`end_of_hand`: the points each other seat holds (None in a variant without
+    #: points), the cards whose points are not known yet, and the hand's score.
+    points: Mapping[str, int] | None = None
+    uncounted: Mapping[str, int] = field(default_factory=dict)
+    scores: Mapping[str, int] | None = None
+    #: Cards each seat holds afterwards (swaps, 7-0, Wild Dip).
+    hand_sizes: Mapping[str, int] = field(default_factory=dict)
+    #: Let's Build a Droid: the cards laid, in order, and the color of the last one.
+    laid: tuple[tuple[str, Card], ...] = ()
+    last_color: Color | None = None
+    #: What the answer hangs on, and the verdict for each case.
+    depends_on: str | None = None
+    cases: tuple[Case, ...] = ()
+
+    @property
+    def settled(self) -> bool:
+        """True when the answer does not hang on anything unknown."""
+        return self.depends_on is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values, for a JSON API: cards and colors as text, events as sentences.
+
+        >>> from engine.referee import whos_next
+        >>> v = whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "red-skip")
+        >>> d = v.to_dict()
+        >>> d["outcome"], d["next_player"], d["skipped"]
+        ('Bea misses a turn, then Cy plays', 'Cy', ['Bea'])
+        >>> d["steps"][1]["text"]
+        'Bea loses their turn (classic sheet, Skip Card)'
+        """
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "steps":
+                value = [_event_dict(e) for e in value]
+            elif f.name == "cases":
+                value = [c.to_dict() for c in value]
+            elif f.name == "returned":
+                value = [c.text for c in value]
+            elif f.name == "laid":
+                value = [[who, c.text] for who, c in value]
+            elif isinstance(value, Color):
+                value = value.value
+            elif isinstance(value, Mapping):
+                value = dict(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+def _event_dict(e: Event) -> dict[str, Any]:
+    return {
+        "kind": e.kind.value,
+        "text": e.text,
+        "rule": e.rule,
+        "source": e.source,
+        "seat": e.names[e.seat] if e.seat is not None else None,
+        "target": e.names[e.target] if e.target is not None else None,
+        "amount": e.amount,
+        "cards": [c.text for c in e.cards],
+        "color": e.color.value if e.color is not None else None,
+    }

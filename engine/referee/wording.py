@@ -1,0 +1,224 @@
+"""Telling what happened: the engine's events in short clauses with the seats' names,
+and the verdicts said from them (at a settled point, or hanging on an unknown)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .. import COLORS, ActionKind, Card, Event, EventKind, Game, Phase, card_name
+from .scene import _DIRECTION_WORDS, _Table
+from .verdict import Case, Verdict
+
+# -- telling what happened --------------------------------------------------------------------
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _article(phrase: str) -> str:
+    return f"an {phrase}" if phrase[:1].lower() in "aeiou8" else f"a {phrase}"
+
+
+def _bare(c: Card) -> str:
+    """A card's name without its color ("7", "Skip")."""
+    name = card_name(c)
+    return name.split(" ", 1)[1] if c.color is not None else name
+
+
+def _or(parts: Sequence[str], word: str = "or") -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {word} {parts[-1]}"
+
+
+def _and(parts: Sequence[str]) -> str:
+    return _or(parts, "and")
+
+
+def _describe(chosen: Iterable[Card], universe: Iterable[Card]) -> str:
+    """Some cards, in as few words as the universe allows: "a red card, a 7 or a wild card"."""
+    picked = set(chosen)
+    everything = list(dict.fromkeys(universe))
+    parts: list[str] = []
+    covered: set[Card] = set()
+    for color in COLORS:
+        group = [c for c in everything if c.color is color]
+        if len(group) > 1 and all(c in picked for c in group):
+            parts.append(f"a {color.value} card")
+            covered.update(group)
+    for c in everything:
+        if c not in picked or c in covered or c.color is None:
+            continue
+        group = [x for x in everything if x.rank is c.rank and x.color is not None]
+        if len(group) > 1 and all(x in picked for x in group):
+            parts.append(_article(_bare(c)))
+            covered.update(group)
+    wilds = [c for c in everything if c.color is None]
+    if len(wilds) > 1 and all(c in picked for c in wilds):
+        parts.append("a wild card")
+        covered.update(wilds)
+    parts.extend(_article(card_name(c)) for c in everything if c in picked and c not in covered)
+    return _or(parts)
+
+
+def _cite(events: Iterable[Event], extra: Iterable[str] = ()) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for e in events:
+        if e.rule.startswith("R"):
+            seen.setdefault(e.rule)
+        if e.source:
+            seen.setdefault(e.source)
+    for x in extra:
+        if x:
+            seen.setdefault(x)
+    return tuple(seen)
+
+
+def _clauses(t: _Table, events: Sequence[Event]) -> list[str]:
+    """What the events did, in short clauses ("Bea draws 2 and misses a turn")."""
+    out: list[str] = []
+    last_draw: str | None = None
+    for e in events:
+        who = t.name(e.seat) if e.seat is not None else ""
+        whom = t.name(e.target) if e.target is not None else ""
+        k = e.kind
+        said = ""
+        if k is EventKind.DRAW:
+            said = f"{who} draws {e.amount}"
+        elif k is EventKind.LOSE_TURN:
+            if last_draw == who and out:
+                out[-1] += " and misses a turn"
+            else:
+                said = f"{who} misses a turn"
+        elif k is EventKind.SHORT:
+            said = f"the piles are empty, so {who} gets only {e.amount}"
+        elif k is EventKind.REVERSE:
+            said = f"play now goes {e.note}"
+        elif k is EventKind.START:
+            said = f"{who} plays first, going {e.note}"
+        elif k is EventKind.RETURNED:
+            said = f"{card_name(e.cards[0])} goes back into the deck"
+        elif k is EventKind.SWAP:
+            said = f"{who} swaps hands with {whom}"
+        elif k is EventKind.ROTATE:
+            said = f"every hand moves one seat {e.note}"
+        elif k is EventKind.GIVE:
+            said = f"{who} gives {card_name(e.cards[0])} to {whom}"
+        elif k is EventKind.OUT:
+            said = f"{who} goes out"
+        elif k is EventKind.UNO:
+            said = f"{who} calls UNO"
+        elif k is EventKind.CATCH:
+            said = f"{who} catches {whom}"
+        elif k is EventKind.JUMP:
+            said = f"{who} jumps in with {card_name(e.cards[0])}"
+        elif k is EventKind.LEVER:
+            said = f"the lever says: {e.note}"
+        elif k is EventKind.RULE_CARD:
+            said = f"{who} performs a rule card"
+        elif k is EventKind.DISCARD:
+            said = f"{who} discards {card_name(e.cards[0])}"
+        elif k is EventKind.DROID_FAIL:
+            said = f"{who} cannot lay a card of a different color"
+        elif k is EventKind.DROID_RETURN:
+            said = "every card laid goes back to its owner"
+        elif k is EventKind.COLOR:
+            said = f"{who} names {e.color.value if e.color else 'a color'}"
+        if said:
+            out.append(said)
+        last_draw = who if k is EventKind.DRAW else None
+    return out
+
+
+def _end_clause(t: _Table, game: Game, events: Sequence[Event]) -> str:
+    """Where the game stands after the events: who plays next, or that the hand is over."""
+    seat = game.to_act
+    if game.is_over or seat is None:
+        return "the hand is over"
+    who = t.name(seat)
+    if game.phase is Phase.NAME_COLOR:
+        swaps = any(a.kind is ActionKind.COLOR and a.target is not None
+                    for a in game.legal_actions())
+        return (f"{who} names the color, may swap hands with another player, and plays first"
+                if swaps else f"{who} names the color and plays first")
+    if any(e.kind is EventKind.START and e.seat == seat for e in events):
+        return ""
+    if events and events[-1].kind is EventKind.AGAIN and events[-1].seat == seat:
+        return f"then {who} plays again"
+    return f"then {who} plays"
+
+
+def _sentence(lead: str, clauses: Sequence[str]) -> str:
+    said = [c for c in clauses if c]
+    if said and not lead and said[0].startswith("then "):
+        first = said[0][len("then "):]
+        said[0] = f"{first} next" if first.endswith(" plays") else first
+    body = ", ".join(said)
+    if lead and body:
+        return _cap(f"{lead}: {body}")
+    return _cap(lead or body)
+
+
+def _guilt(events: Sequence[Event]) -> bool | None:
+    for e in events:
+        if e.kind is EventKind.GUILTY:
+            return True
+        if e.kind is EventKind.INNOCENT:
+            return False
+    return None
+
+
+def _leaf(t: _Table, game: Game, events: Sequence[Event], lead: str = "", *,
+          clauses: Sequence[str] | None = None, end: str | None = None,
+          extra_cites: Iterable[str] = (), sizes: bool = False, **facts: Any) -> Verdict:
+    """A verdict for a game that has reached a settled point."""
+    draws: dict[str, int] = {}
+    skipped: list[str] = []
+    laid: list[tuple[str, Card]] = []
+    for e in events:
+        if e.kind is EventKind.DRAW and e.seat is not None and e.amount:
+            draws[t.name(e.seat)] = draws.get(t.name(e.seat), 0) + e.amount
+        elif e.kind is EventKind.LOSE_TURN and e.seat is not None:
+            skipped.append(t.name(e.seat))
+        elif e.kind is EventKind.LAY and e.seat is not None:
+            laid.append((t.name(e.seat), e.cards[0]))
+    said = list(_clauses(t, events) if clauses is None else clauses)
+    said.append(_end_clause(t, game, events) if end is None else end)
+    seat = game.to_act
+    playing = seat is not None and game.phase in (Phase.TURN, Phase.DRAWN, Phase.NAME_COLOR)
+    facts.setdefault("next_player", t.name(seat) if playing and seat is not None else None)
+    facts.setdefault("color", game.current_color)
+    facts.setdefault("direction", _DIRECTION_WORDS[game.direction])
+    if laid:
+        facts.setdefault("laid", tuple(laid))
+        facts.setdefault("last_color", laid[-1][1].color)
+    if sizes:
+        facts.setdefault("hand_sizes", {t.name(s): len(h) for s, h in enumerate(game.hands)})
+    return Verdict(_sentence(lead, said), tuple(events), _cite(events, extra_cites),
+                   draws=draws, skipped=tuple(skipped), **facts)
+
+
+def _key(v: Verdict) -> tuple[Any, ...]:
+    return (v.outcome, v.depends_on, tuple((c.when, _key(c.verdict)) for c in v.cases))
+
+
+def _depends(t: _Table, events: Sequence[Event], depends_on: str, cases: Sequence[Case], *,
+             partial: bool = False, **facts: Any) -> Verdict:
+    """A verdict that hangs on ``depends_on``. Unless the cases are only some of the
+    possibilities (``partial``), it collapses when every case ends the same way."""
+    cases = list(cases)
+    if not partial and cases and len({_key(c.verdict) for c in cases}) == 1:
+        v = cases[0].verdict
+        return replace(v, steps=tuple(events)) if len(cases) > 1 else v
+    simple = len(cases) <= 3 and all(c.verdict.settled for c in cases)
+    outcome = f"It depends on {depends_on}"
+    if simple:
+        outcome += "".join(f". If {c.when}: {c.verdict.outcome}" for c in cases)
+    nexts = {c.verdict.next_player for c in cases}
+    if len(nexts) == 1:
+        facts.setdefault("next_player", nexts.pop())
+    cites = _cite(events, [x for c in cases for x in c.verdict.citations])
+    return Verdict(outcome, tuple(events), cites, depends_on=depends_on, cases=tuple(cases),
+                   **facts)
+
