@@ -43,6 +43,10 @@ TIMEOUT = 30.0
 #: Hidden fields that make a form good for one submission only (the one-time entry key).
 ONE_TIME_FIELDS = ("submission", "entry")
 
+#: What the card picker's fields for a hand are called: a count per card ("c-1-red-7"),
+#: a list of cards per opponent ("cards-1"), or a typed total ("pts-1").
+ENTRY_PREFIXES = ("c-", "cards-", "pts-")
+
 
 # -- forms as a browser reads them -------------------------------------------------------
 
@@ -342,7 +346,7 @@ class Phone:
         """Fill the picker served (any earlier entry cleared) with ``entry`` and send it for
         review. ``entry`` is picker fields, as ``TableActions.hand_fields`` makes them."""
         assert picker.status == 200, (picker.status, picker.words())
-        form = picker.form(form_id="hand-form").clear(("c-", "pts-"))
+        form = picker.form(form_id="hand-form").clear(ENTRY_PREFIXES)
         for name, value in entry.items():
             if name != "out":
                 form.fill(name, value)

@@ -12,6 +12,7 @@ refused or cut by the kill is expected: it acknowledged nothing.)
 
 from __future__ import annotations
 
+import http.client
 import sqlite3
 import threading
 import time
@@ -66,7 +67,8 @@ class Player:
                 form = self.phone.save_form(review)
                 self.pending = (mark, form)
                 save = self.phone.submit(form)
-            except OSError as exc:  # refused, reset or cut: the server is gone
+            except (OSError, http.client.HTTPException) as exc:  # refused, reset, cut short
+                # (a reply cut mid-body is http.client.IncompleteRead): the server is gone
                 self.cut_off.append(f"hand {mark}: {exc!r}")
                 return
             self.pending = None
