@@ -109,7 +109,7 @@ def error_page(message: str, status: int, title: str | None = None) -> tuple[str
     return render_template("error.html", title=title, message=message, status=status), status
 
 
-def _http_error(exc: HTTPException) -> tuple[str, int]:
+def _http_error(exc: HTTPException) -> tuple[str, int, dict[str, str]]:
     messages = {
         404: "Page not found.",
         405: "That address does not take this kind of request.",
@@ -120,7 +120,9 @@ def _http_error(exc: HTTPException) -> tuple[str, int]:
     # Werkzeug's stock descriptions are written for developers; ours are set by abort().
     if description == type(exc).description:
         description = messages.get(code, description)
-    return error_page(str(description), code)
+    # Keep what the refusal must say in its headers (a 405's Allow), not its body's type.
+    headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+    return (*error_page(str(description), code), headers)
 
 
 def _database_error(exc: sqlite3.DatabaseError) -> tuple[str, int]:

@@ -259,3 +259,10 @@ def test_the_htmx_header_token_is_accepted(table, client, busy_table):
                            data={"hand_id": table.hand_ids(busy_table["g"])[-1]},
                            headers={"X-CSRF-Token": table.token()})
     assert response.status_code == 303
+
+
+def test_a_wrong_method_says_which_ones_the_address_takes(table, client):
+    response = client.put("/games/new", headers={"X-CSRF-Token": table.token()})
+    assert response.status_code == 405
+    assert set(response.headers["Allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
+    assert "That address does not take this kind of request." in table.text(response)

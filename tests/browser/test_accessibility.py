@@ -1,0 +1,99 @@
+"""axe-core on every page the app has, as a phone shows it, light and dark, with and
+without JavaScript: no violation of any rule axe checks (WCAG 2.x A and AA included).
+
+axe-core comes from the ``axe-playwright-python`` package (the test extra), which ships
+its minified source; it is evaluated in the page through Playwright, which the pages'
+Content-Security-Policy does not apply to.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+
+import pytest
+from browser_steps import start_game, tap_cards
+from playwright.sync_api import Page
+
+AXE = (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+
+
+def violations(page: Page) -> list[str]:
+    """What axe finds on the page as it is now, one line per rule and element."""
+    page.wait_for_load_state()
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE)
+    result = page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)")
+    return [f"{v['id']} ({v['impact']}): {node['target']} {v['help']}"
+            for v in json.loads(result) for node in v["nodes"]]
+
+
+def every_page(page: Page) -> list[tuple[str, list[str]]]:
+    """Walk the app as a table does, and check each page on the way."""
+    found: list[tuple[str, list[str]]] = []
+
+    def check(name: str) -> None:
+        found.append((name, violations(page)))
+
+    page.goto("/")
+    check("home, empty")
+    page.goto("/games/new")
+    check("new game")
+    start_game(page, "classic", ["Ann", "Bob", "Cy"], target="100")
+    check("scoreboard")
+    page.get_by_role("link", name="Record hand 1").click()
+    check("who went out")
+    page.get_by_role("button", name="Ann", exact=True).click()
+    if page.locator(".grid-slot .cell").count():
+        tap_cards(page, 1, {"red-7": 2, "wild": 1})
+    else:
+        page.get_by_role("textbox", name="Bob's cards").fill("r7 r7 w")
+    check("card picker")
+    page.get_by_role("button", name="Review hand").click()
+    check("review, refused (Cy's cards missing)")
+    page.locator("input[name='pts-2']").fill("5")
+    page.get_by_role("button", name="Review hand").click()
+    check("review")
+    page.get_by_role("button", name="Save hand").click()
+    check("scoreboard after a hand")
+    page.get_by_role("link", name="History & corrections").click()
+    check("history")
+    page.locator("#hand-1").get_by_role("link", name="Edit").click()
+    check("edit a hand")
+    page.get_by_role("link", name="Scoreboard").click()
+    page.get_by_role("link", name="Delete game…").click()
+    check("confirm delete")
+    page.get_by_role("button", name="Delete game").click()
+    check("home, with the undo notice")
+    page.goto("/games/999")
+    check("not found")
+    page.goto("/")
+    check("home, a game listed")
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_page_has_an_accessibility_violation(browser, base_url, scheme: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url,
+                                  color_scheme=scheme, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    found = every_page(page)
+    context.close()
+    problems = [f"{name}: {line}" for name, lines in found for line in lines]
+    assert not problems, "\n".join(problems)
+    assert len(found) == 14
+
+
+def test_no_page_has_an_accessibility_violation_without_the_apps_scripts(browser,
+                                                                         base_url) -> None:
+    # A phone without JavaScript gets other markup (typed card lists, every seat shown).
+    # axe itself needs JavaScript, so the page runs with it but without the app's own
+    # scripts (htmx and app.js are refused), which is what such a phone renders.
+    context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url)
+    context.route("**/*.js", lambda route: route.abort())
+    page = context.new_page()
+    found = every_page(page)
+    context.close()
+    problems = [f"{name}: {line}" for name, lines in found for line in lines]
+    assert not problems, "\n".join(problems)
+    assert len(found) == 14
