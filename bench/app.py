@@ -33,6 +33,8 @@ from companion import create_app, store
 from companion.db import open_db
 
 GOAL = 10.0
+#: The card picker's HTML, by opponents: the goals the phone set (issue: fits the phone).
+PICKER_GOALS = {3: 20_000, 9: 50_000}
 
 
 def build_history(path: str, games: int, hands: int, seed: int) -> int:
@@ -116,6 +118,24 @@ def measure(games: int, hands: int, repeat: int) -> list[dict[str, float | int |
     return rows
 
 
+def picker_sizes() -> dict[int, int]:
+    """Bytes of the card picker's HTML for 3 opponents (4 players) and 9 (10 players)."""
+    folder = Path(tempfile.mkdtemp())
+    app = create_app({"DATABASE": str(folder / "sizes.sqlite3"), "SECRET_KEY": "bench"})
+    db = open_db(app.config["DATABASE"])
+    classic = engine.find_variant("classic")
+    sizes = {}
+    for opponents in PICKER_GOALS:
+        game_id = store.create_game(db, store.GameSetup(
+            variant=classic, mode=engine.ScoringMode.STANDARD, target=500,
+            options=classic.default_options(),
+            players=tuple(f"Player {n}" for n in range(opponents + 1)), dealer=0))
+        with app.test_client() as client:
+            sizes[opponents] = len(client.get(f"/games/{game_id}/hands/new?out=0").data)
+    db.close()
+    return sizes
+
+
 def main() -> None:
     """Measure each history size and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -141,6 +161,9 @@ def main() -> None:
                   f"{row['ratio']:10.1f}")
             worst = max(worst, float(row["ratio"]))
     print(f"\nworst page: {worst:.1f}x the static stylesheet (goal: within {GOAL:.0f}x)")
+    for opponents, size in picker_sizes().items():
+        print(f"card picker, {opponents} opponents: {size:,} bytes "
+              f"(goal: under {PICKER_GOALS[opponents]:,})")
 
 
 if __name__ == "__main__":

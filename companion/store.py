@@ -170,7 +170,7 @@ class GameRecord(GameSetup):
         return (self.finished and not self.play_on and not self.ended and not self.problem
                 and self.mode.plays_on)
 
-    @property
+    @cached_property
     def next_dealer(self) -> int:
         """Seat dealing the next hand (the engine's rule: clockwise, skipping the eliminated)."""
         return self.standings.next_dealer(self.dealer)
