@@ -7,10 +7,12 @@ a Debian-like machine), else Playwright's own download (``playwright install``).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,7 +40,16 @@ def system_chromium() -> str | None:
 
 
 def install_chromium() -> str | None:
-    """Install a browser; return its path, or None when Playwright's own build is used."""
+    """Install a browser; return its path, or None when Playwright's own build is used.
+
+    The test workers run side by side: one installs while the others wait for it.
+    """
+    with open(Path(tempfile.gettempdir()) / "uno-companion-chromium.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return system_chromium() or _install_chromium()
+
+
+def _install_chromium() -> str | None:
     if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)

@@ -81,7 +81,7 @@ def test_remove_mode_takes_a_card_back(page: Page) -> None:
     page.get_by_role("button", name="Ann", exact=True).click()
     tap_cards(page, 1, {"green-8": 2})
     expect(page.locator("#pts-1")).to_have_text("16")
-    page.locator("#seat-1").get_by_role("button", name="Remove mode").tap()
+    page.locator("#seat-1").get_by_role("button", name="Remove").tap()
     tap_cards(page, 1, {"green-8": 1})
     expect(page.locator("#pts-1")).to_have_text("8")
 

@@ -118,7 +118,7 @@ def test_the_wheel_holds_the_listed_modules_compiled_and_nothing_stale(
 
 def test_the_compiled_engine_passes_the_engine_tests(compiled_site: Path) -> None:
     report = compiled_site.parent / "report.xml"
-    result = run_in(compiled_site, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    result = run_in(compiled_site, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
                     "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
                     str(ROOT / "tests" / "engine"), f"--junitxml={report}")
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
