@@ -27,7 +27,7 @@ from .events import card_name
 from .game import Game
 from .jackpot import LEVER_OUTCOMES
 from .options import TableOptions
-from .positions import _RETURN_FIRST
+from .positions import _RETURN_FIRST  # the first cards that go back (R8, R19, R23)
 from .state import DRAW_OF, DRAW_WILDS
 from .variants import find_variant
 
@@ -389,7 +389,7 @@ def _draw_wild(v: Variant, rank: Rank) -> Section:
     text += [(f"The next player draws {k} cards and misses their turn, unless they challenge "
              "you (see \"Challenges\")."),
              f"You may not play it while you hold {rest}."]
-    if v.bluff_words == Game.bluff_words:
+    if v.bluff_words == Game.bluff_words:  # the standard test (R10, R20), not R25's or R35's
         text.append("A card of another color does not count, even one with the same number "
                     "or symbol, and neither does another wild.")
     return _make(v, _CARD_ANCHORS[rank], name, text, topics=[*topics, "challenge-won"])
