@@ -236,7 +236,7 @@ def _setup(v: Variant) -> Section:
 
 
 def _first_card(v: Variant) -> Section:
-    text = ["Turn over the top card of the draw pile: it starts the discard pile.",
+    text = ["Flip the draw pile's top card face up: it starts the discard pile.",
             ("The player on the dealer's left goes first, and play moves clockwise (to the "
             "left).")]
     if v.first_card_numbers_only:
@@ -292,7 +292,7 @@ def _turn(v: Variant) -> Section:
             "same color, or the same number or symbol."),
             ("Wild cards go on anything. After a wild, only the color its player named "
             "matches (or another wild)."),
-            "If you cannot play, or would rather not, draw one card from the draw pile."]
+            "If you cannot play, or would rather not, take one card from the draw pile."]
     if v.may_play_drawn_card:
         text.append("If that card can be played, you may play it straight away; no other "
                     "card. If not, your turn is over.")
@@ -326,7 +326,7 @@ def _numbers(v: Variant, _: Rank) -> Section:
             runs[-1][1] = number
         else:
             runs.append([number, number, n])
-    parts = [f"{_words(n)} {a}" if a == b else f"{_words(n)} each of {a} to {b}"
+    parts = [f"{_words(n)} {a}" if a == b else f"{_words(n)} of each number from {a} to {b}"
              for a, b, n in runs]
     total = sum(n for _, n in counts) * len(COLORS)
     text = [f"There are {total} number cards. In each color: {_listed(parts)}.",
@@ -419,8 +419,8 @@ def _blank(v: Variant, rank: Rank) -> Section:
 def _dip(v: Variant, rank: Rank) -> Section:
     text = [_how_many(v, rank),
             "It is a wild: play it on any card and pick the color.",
-            ("Then draw one card, and give any one card from your hand (the new one too) to "
-            "the next player. They still take their turn.")]
+            ("Then pick up one card. Next, choose any card in your hand (the new one too) and "
+            "hand it to the player after you. They still take their turn.")]
     return _make(v, _CARD_ANCHORS[rank], _name(rank), text, topics=["dip"])
 
 
@@ -429,8 +429,8 @@ def _droid(v: Variant, rank: Rank) -> Section:
             "It is a wild: play it on any card and pick the color.",
             ("Then put one colored card from your hand face up in front of you. If you have "
             "none, you fail straight away."),
-            ("Going round in the direction of play, each next player puts down a card of a "
-            "different color from the last one put down. Wild cards cannot be used."),
+            ("Going round in the direction of play, each next player puts down a card whose "
+             "color differs from the one put down just before. Wild cards cannot be used."),
             ("The first player who cannot do it draws 3 cards. Then everyone takes back the "
             "cards they put down, and play goes on with the player after you.")]
     return _make(v, _CARD_ANCHORS[rank], _name(rank), text, topics=["droid"])
@@ -494,7 +494,8 @@ def _challenges(v: Variant) -> Section | None:
     names = _listed([_name(r) for r in wilds], "or")
     topics = ["wd4" if r is Rank.WILD_DRAW4 else "wd2" for r in wilds]
     if not v.challenges:
-        text = [f"Nobody can challenge in {v.title}: a {names} may be played at any time."]
+        text = [(f"Nobody can challenge in {v.title}: a {names} can go down whenever its "
+                "player likes.")]
         return _make(v, "challenges", "Challenges", text, topics=topics)
     text = [(f"Only the player who has to draw from a {names} may challenge it. They either "
             "take the cards or say \"challenge\"."),
@@ -553,8 +554,8 @@ def _scoring(v: Variant) -> Section:
                 "The companion counts each player's wins."]
         return _make(v, "scoring", "Winning", text, topics=["out"], sources=sources,
                      rulings=sheet.scoring_rulings)
-    text = [(f"The first player to reach {v.default_target} points wins the game. The table may "
-            "agree on another target before starting.")]
+    text = [(f"Whoever reaches {v.default_target} points first wins the game. The table may "
+             "agree on another target before starting.")]
     if sheet.scoring_note:
         text.append(sheet.scoring_note)
     others = [m.label for m in v.scoring_modes[1:]]

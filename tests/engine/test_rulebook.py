@@ -136,7 +136,7 @@ def test_scoring_agrees_with_the_engine(variant):
         assert "no points" in scoring and "first player to go out wins" in scoring
         assert "Left in a hand" not in text_of(section(v, "number-cards"))
         return
-    assert f"reach {v.default_target} points" in scoring
+    assert f"Whoever reaches {v.default_target} points first wins" in scoring
     worth = {}
     for item in section(v, "scoring").items:
         names, _, points = item.partition(": ")
@@ -202,9 +202,9 @@ def test_house_rules_are_the_options_sentences(variant):
 
 def test_the_number_cards_are_counted_from_the_deck():
     assert section("classic", "number-cards").text[0] == \
-        "There are 76 number cards. In each color: one 0 and two each of 1 to 9."
+        "There are 76 number cards. In each color: one 0 and two of each number from 1 to 9."
     assert section("pizza-pizza", "number-cards").text[0] == \
-        "There are 36 number cards. In each color: one each of 1 to 9."
+        "There are 36 number cards. In each color: one of each number from 1 to 9."
     assert section("wild-jackpot", "number-cards").text[0].startswith("There are 60 ")
 
 
