@@ -8,8 +8,11 @@ The app never decides a rule: each check page turns its fields into one referee 
 from __future__ import annotations
 
 import json
+import random
 import secrets
+from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,14 +21,14 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from werkzeug.datastructures import MultiDict
 
 import engine
-from engine import LeverOutcome
-from engine.referee import RefereeError, Verdict
+from engine import Card, LeverOutcome
+from engine.referee import Position, RefereeError, Replay, Verdict
 
 from . import store
 from .csrf import token as csrf_token
 from .db import get_db, writing
 from .errors import row_id
-from .forms import FormErrors
+from .forms import MAX_CARDS_TEXT, FormErrors
 from .games import get_game_or_404
 from .hands import picker_grid
 from .referee_forms import (
@@ -37,9 +40,11 @@ from .referee_forms import (
     Table,
     citation_path,
     offered,
+    read_field,
     read_fields,
     read_table,
 )
+from .referee_forms import Field as FormField
 
 bp = Blueprint("referee", __name__)
 bp.add_app_template_global(citation_path, "citation_url")
@@ -82,7 +87,8 @@ def _links(table: Table) -> dict[str, str]:
     """The addresses a referee page links to, for this table."""
     query = table.query()
     out = {"index": url_for("referee.index", **query),
-           "special": url_for("referee.specials", **query)}
+           "special": url_for("referee.specials", **query),
+           "replay": url_for("referee.replay", **query)}
     if table.game is not None:
         out["rulings"] = url_for("referee.rulings", game_id=table.game.id)
         out["scoreboard"] = url_for("games.scoreboard", game_id=table.game.id)
@@ -264,3 +270,149 @@ def rulings(game_id: int) -> Any:
     return render_template("referee_rulings.html", game=game, rulings=kept, table=table,
                            links=_links(table))
 
+
+
+# -- replaying a position: the whole state in the link ------------------------------------------
+
+#: The longest replay text read from a link (a whole deck and a long hand is under 4 KB).
+MAX_REPLAY = 8_000
+#: The editor's fields: a hand per seat (``hand-<i>``), then these.
+REPLAY_FIELDS = (
+    FormField("to_act", "seat", "Whose turn is it?", required="Tap whose turn it is."),
+    FormField("top", "card", "The card on top of the pile", required="Tap the card on top."),
+    FormField("color", "color", "The color in play", hint="Only needed when a wild is on top."),
+    FormField("direction", "direction", "Direction of play"),
+    FormField("draw", "cards", "The draw pile, top card first",
+              hint="Leave it empty and tick below to shuffle in the rest of the deck."),
+    FormField("fill", "flag", "Shuffle the cards nobody named into the draw pile"),
+)
+
+
+@bp.route("/referee/replay", methods=["GET", "POST"])
+def replay() -> Any:
+    """A position kept whole in the link (?p=...): its legal actions to tap, undo, and the
+    link to share. Without ``p``, the form that sets a position out; its POST starts it."""
+    table = current_table(request.values)
+    if request.method == "POST":
+        try:
+            started = Replay(_position(table, request.form))
+            started = Replay.parse(started.text)  # the engine sets it up, or refuses
+        except FormErrors as exc:
+            return _replay_refused(table, exc.errors, request.form)
+        except RefereeError as exc:
+            return _replay_refused(table, {"": _sentence(str(exc))}, request.form)
+        if wants_json():
+            return jsonify(_replay_dict(started, table))
+        return redirect(_replay_url(started, table), 303)
+    text = request.args.get("p")
+    if text is None:
+        return _replay_editor(table, request.args)
+    try:
+        if len(text) > MAX_REPLAY:
+            raise FormErrors({"p": "That replay link is far too long to be one of ours."})
+        shown = Replay.parse(text)
+    except FormErrors as exc:
+        return _replay_refused(table, exc.errors, request.args)
+    except RefereeError as exc:
+        return _replay_refused(table, {"": _sentence(str(exc))}, request.args)
+    if wants_json():
+        return jsonify(_replay_dict(shown, table))
+    game = shown.game()
+    return render_template("referee_replay.html", replay=shown, game_state=game,
+                           steps=shown.steps(), choices=_choices_of(shown, table),
+                           undo=_replay_url(shown.undo(), table) if shown.actions else None,
+                           start=_replay_url(Replay(shown.position), table),
+                           share=request.url_root.rstrip("/") + _replay_url(shown, table),
+                           table=table, links=_links(table))
+
+
+def _position(table: Table, values: Mapping[str, Any]) -> Position:
+    """The position the editor's fields set out; :class:`FormErrors` for what is missing."""
+    errors: dict[str, str] = {}
+    if not table.seats:
+        errors["seats"] = "Name the players first, in clockwise order."
+    read: dict[str, Any] = {}
+    for f in REPLAY_FIELDS:
+        try:
+            read[f.name] = read_field(f, table, values)
+        except FormErrors as exc:
+            errors.update(exc.errors)
+    hands = []
+    for i in range(len(table.seats)):
+        text = str(values.get(f"hand-{i}") or "")
+        if len(text) > MAX_CARDS_TEXT:
+            errors[f"hand-{i}"] = "That is more cards than a deck holds."
+        hands.append(tuple(text.replace(",", " ").split()))
+    if errors:
+        raise FormErrors(errors)
+    seats = [name.casefold() for name in table.seats]
+    if str(read["to_act"]).casefold() not in seats:
+        raise FormErrors({"to_act": f"Whose turn: {read['to_act']!r} is not at this table."})
+    draw = tuple(str(read["draw"] or "").replace(",", " ").split())
+    position = Position(
+        table.variant.name, table.seats, tuple(hands), (str(read["top"]),), draw,
+        color=read["color"], direction=-1 if read["direction"] == "counter-clockwise" else 1,
+        to_act=seats.index(str(read["to_act"]).casefold()), options=table.options)
+    if read["fill"]:
+        position = _filled(position, table)
+    return position
+
+
+def _filled(position: Position, table: Table) -> Position:
+    """The position with the cards nobody named shuffled (seed 0) under the draw pile."""
+    left = Counter(table.deck)
+    named = [*(c for h in position.hands for c in h), *position.discard, *position.draw]
+    left.subtract(Card.parse(c) for c in named)
+    rest = [c.text for c in sorted((+left).elements(), key=list(table.deck).index)]
+    random.Random(position.seed).shuffle(rest)
+    return replace(position, draw=(*position.draw, *rest))
+
+
+def _replay_url(r: Replay, table: Table) -> str:
+    """The link that is this replay (the game's id kept, for the way back)."""
+    query: dict[str, Any] = {"game": table.game.id} if table.game is not None else {}
+    return url_for("referee.replay", **query, p=r.text)
+
+
+def _choices_of(r: Replay, table: Table) -> list[dict[str, str]]:
+    """Each legal action now, its label, and the link that plays it."""
+    return [{"action": c.action, "label": c.label,
+             "url": _replay_url(replace(r, actions=(*r.actions, c.action)), table)}
+            for c in r.choices()]
+
+
+def _replay_dict(r: Replay, table: Table) -> dict[str, Any]:
+    """A replay as plain values, for JSON."""
+    game = r.game()
+    return {
+        "replay": r.text, "players": list(game.players), "phase": game.phase.value,
+        "to_act": game.players[game.to_act] if game.to_act is not None else None,
+        "top": game.top_card.text,
+        "color": game.current_color.value if game.current_color else None,
+        "direction": "clockwise" if game.direction == 1 else "counter-clockwise",
+        "hands": {name: [c.text for c in hand] for name, hand in zip(game.players, game.hands,
+                                                                      strict=True)},
+        "draw_pile": len(game.draw_pile),
+        "steps": [{"action": s.action, "label": s.label,
+                   "events": [{"kind": e.kind.value, "text": e.text, "rule": e.rule,
+                               "source": e.source} for e in s.events]} for s in r.steps()],
+        "choices": _choices_of(r, table),
+    }
+
+
+def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str, str] | None = None,
+                   status: int = 200) -> tuple[str, int]:
+    rows, wilds = picker_grid(table.variant.name, table.options)
+    html = render_template("referee_replay.html", replay=None, table=table, values=values,
+                           errors=errors or {}, fields=REPLAY_FIELDS, rows=rows, wilds=wilds,
+                           links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
+                           here=url_for("referee.replay"), choices={})
+    return html, status
+
+
+def _replay_refused(table: Table, errors: Mapping[str, str], values: Mapping[str, Any]) -> Any:
+    if wants_json():
+        fields = {k: v for k, v in errors.items() if k}
+        return jsonify({"error": " ".join(errors.values()),
+                        **({"fields": fields} if fields else {})}), 400
+    return _replay_editor(table, values, errors, 400)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
 from engine import TableOptions, referee
+from engine.referee import Replay
 
 S2 = "Ann, Bea"
 S3 = "Ann, Bea, Cy"
@@ -471,3 +473,96 @@ def test_a_classic_game_without_swap_hands_is_not_offered_it(table):
 def test_a_deleted_game_has_no_referee(table, game_id):
     table.submit(table.client.get(f"/games/{game_id}/delete"), f"/games/{game_id}/delete")
     assert table.client.get(f"/referee?game={game_id}").status_code == 404
+
+
+# -- replay: the position in the link -------------------------------------------------------
+
+START = ("variant=classic;players=Ann,Bea;hands=red-7.wild/blue-3.green-5;discard=red-5;"
+         "draw=yellow-1.yellow-2")
+
+
+def replay_page(table, text: str, **query: Any):
+    return table.client.get("/referee/replay?" + urlencode({**query, "p": text}))
+
+
+def test_a_replay_link_shows_the_legal_actions_as_links(table):
+    page = replay_page(table, START)
+    assert page.status_code == 200
+    expected = Replay.parse(START).choices()
+    shown = [(a["href"], table.text(a)) for a in table.page(page).select("#choices a")]
+    assert [label for _, label in shown] == [c.label for c in expected]
+    # Each link is the replay with that action played: the whole state, no server storage.
+    first = dict(parse_qsl(urlsplit(shown[0][0]).query))["p"]
+    assert first == Replay.parse(START).play(expected[0].action).text
+    assert table.page(page).select_one("#undo") is None
+    share = table.page(page).select_one("#share-link")["value"]
+    assert share.startswith("http://") and urlsplit(share).path == "/referee/replay"
+    assert dict(parse_qsl(urlsplit(share).query)) == {"p": START}
+
+
+def test_playing_and_undoing_follow_the_links(table):
+    played = Replay.parse(START).play("play red-7")
+    page = replay_page(table, played.text)
+    steps = [table.text(li) for li in table.page(page).select("#steps > li")]
+    assert steps == ["Ann plays red 7 Ann plays red 7 (R3; classic sheet, Gameplay)"]
+    assert "Bea to act" in table.text(page)
+    undo = table.page(page).select_one("#undo")["href"]
+    assert dict(parse_qsl(urlsplit(undo).query))["p"] == START
+
+
+def test_a_replay_as_json(table):
+    played = Replay.parse(START).play("play red-7")
+    data = table.client.get("/referee/replay?" + urlencode({"p": played.text}),
+                            headers=JSON).get_json()
+    assert data["replay"] == played.text and data["to_act"] == "Bea"
+    assert data["hands"] == {"Ann": ["wild"], "Bea": ["blue-3", "green-5"]}
+    assert data["steps"][0]["events"][0]["text"] == "Ann plays red 7 (R3; classic sheet, Gameplay)"
+    assert [c["label"] for c in data["choices"]] == [c.label for c in played.choices()]
+
+
+def test_the_editor_sets_a_position_out_and_starts_it(table):
+    form = {"variant": "classic", "seats": S2, "hand-0": "r7 wild", "hand-1": "b3 g5",
+            "top": "red-5", "to_act": "Ann", "draw": "yellow-1 yellow-2"}
+    # The table's options ride along: classic's own UNO penalty, written out.
+    link = START + ";options=uno_penalty:4"
+    started = table.post("/referee/replay", form)
+    assert started.status_code == 303
+    assert dict(parse_qsl(urlsplit(started.headers["Location"]).query))["p"] == link
+    answer = table.post("/referee/replay", form, headers=JSON)
+    assert answer.status_code == 200 and answer.get_json()["replay"] == link
+
+
+def test_the_editor_can_shuffle_in_the_rest_of_the_deck(table):
+    form = {"variant": "classic", "seats": S2, "hand-0": "r7", "hand-1": "b3", "top": "red-5",
+            "to_act": "Bea", "fill": "1"}
+    data = table.post("/referee/replay", form, headers=JSON).get_json()
+    assert data["to_act"] == "Bea"
+    assert data["draw_pile"] == 109 - 3  # classic with Wild Swap Hands: 109 cards
+
+
+@pytest.mark.parametrize("p, message", [
+    ("variant=classic;players=Ann", "a position needs its hands"),
+    ("variant=nope;players=Ann,Bea;hands=red-1/red-2;discard=red-5", "nope"),
+    (START + ";actions=play_blue-3", "blue 3"),
+    ("x" * 9000, "far too long"),
+])
+def test_a_broken_replay_link_is_refused(table, p, message):
+    page = replay_page(table, p)
+    assert page.status_code == 400
+    assert message in refusal(table, page).lower()
+    answer = table.client.get("/referee/replay?" + urlencode({"p": p}), headers=JSON)
+    assert answer.status_code == 400 and message in answer.get_json()["error"].lower()
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"to_act": ""}, "Tap whose turn it is."),
+    ({"top": ""}, "Tap the card on top."),
+    ({"hand-0": "red-7 purple-2"}, "purple-2"),
+    ({"top": "wild"}, "color"),
+])
+def test_the_editor_refuses_what_cannot_be_set_up(table, data, message):
+    form = {"variant": "classic", "seats": S2, "hand-0": "r7", "hand-1": "b3", "top": "red-5",
+            "to_act": "Ann", **data}
+    page = table.post("/referee/replay", form)
+    assert page.status_code == 400
+    assert message.lower() in refusal(table, page).lower()
