@@ -9,6 +9,7 @@ page must show exactly the Verdict that the same engine.referee call gives.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -566,3 +567,113 @@ def test_the_editor_refuses_what_cannot_be_set_up(table, data, message):
     page = table.post("/referee/replay", form)
     assert page.status_code == 400
     assert message.lower() in refusal(table, page).lower()
+
+
+# -- the rulings log ----------------------------------------------------------------------
+
+def game_challenge(game: int, **extra: str) -> dict[str, str]:
+    return {"game": str(game), "by": "Bob", "hand": "red-3 blue-7", "color": "red",
+            "submission": "key-1", **extra}
+
+
+def rulings_kept(table, game: int) -> list[tuple[Any, ...]]:
+    return table.rows("select check_name, outcome, submission from rulings where game_id = ?"
+                      " order by id", [game])
+
+
+def test_an_answer_in_a_game_offers_to_keep_the_ruling(table, game_id):
+    answer = ask(table, "challenge", game_challenge(game_id), HTMX)
+    save = table.page(answer).select_one("button[name=save]")
+    assert save is not None and table.text(save) == "Save this ruling to the game"
+    assert table.page(answer).select_one("input[name=submission]")["value"]
+    # Without a game there is nowhere to keep it.
+    loose = ask(table, "challenge", CHALLENGE, HTMX)
+    assert table.page(loose).select_one("button[name=save]") is None
+
+
+def test_a_ruling_is_kept_once_and_listed_with_its_time(table, game_id):
+    version = table.rows("select version from games where id = ?", [game_id])
+    saved = ask(table, "challenge", game_challenge(game_id, save="1"), HTMX)
+    assert saved.status_code == 200
+    assert "Saved to this game's rulings." in table.text(saved)
+    again = ask(table, "challenge", game_challenge(game_id, save="1"), HTMX)
+    assert "Already saved" in table.text(again)
+    said = "Bob's Wild Draw 4 was illegal: Bob draws 4, then Cy plays"
+    assert rulings_kept(table, game_id) == [("challenge", said, "key-1")]
+    # A ruling is not a change to the scores: open score forms stay valid.
+    assert table.rows("select version from games where id = ?", [game_id]) == version
+    log = table.client.get(f"/games/{game_id}/rulings")
+    assert log.status_code == 200
+    article = table.page(log).select_one("article.ruling")
+    assert table.text(article).startswith(f"Ruling: {said} Challenge! · ")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00",
+                        article.select_one("time")["datetime"])
+
+
+def test_without_javascript_saving_goes_to_the_log(table, game_id):
+    saved = ask(table, "challenge", game_challenge(game_id, save="1"))
+    assert saved.status_code == 303
+    assert saved.headers["Location"] == f"/games/{game_id}/rulings"
+    assert len(rulings_kept(table, game_id)) == 1
+
+
+def test_a_ruling_saved_as_json(table, game_id):
+    first = ask(table, "challenge", game_challenge(game_id, save="1"), JSON)
+    assert first.status_code == 201
+    ruling = first.get_json()
+    assert ruling["check"] == "challenge" and ruling["game"] == game_id
+    assert ruling["verdict"]["guilty"] is True
+    assert ["by", "Bob"] in ruling["dispute"]
+    assert not any(k in ("csrf_token", "save", "submission") for k, _ in ruling["dispute"])
+    repeat = ask(table, "challenge", game_challenge(game_id, save="1"), JSON)
+    assert repeat.status_code == 200 and repeat.get_json()["id"] == ruling["id"]
+    listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
+    assert listed == {"game": game_id, "rulings": [ruling]}
+
+
+def test_rulings_are_listed_newest_first_and_can_be_asked_again(table, game_id):
+    ask(table, "challenge", game_challenge(game_id, save="1"), HTMX)
+    ask(table, "uno", {"game": game_id, "player": "Ann", "save": "1", "submission": "key-2"},
+        HTMX)
+    log = table.client.get(f"/games/{game_id}/rulings")
+    lines = [table.text(p) for p in table.page(log).select(".ruling-line")]
+    assert lines == [
+        ("Ruling: Yes: Bob or Cy can catch Ann until Bob begins their turn (plays or draws); "
+         "a caught Ann draws 4"),
+        "Ruling: Bob's Wild Draw 4 was illegal: Bob draws 4, then Cy plays"]
+    again = table.page(log).select("article.ruling a")[1]["href"]
+    form = table.client.get(again)
+    assert form.status_code == 200
+    assert table.page(form).select_one("input[name=by][value=Bob]").has_attr("checked")
+    assert table.field(form, "hand") == "red-3 blue-7"
+
+
+def test_a_refused_question_keeps_nothing(table, game_id):
+    refused = ask(table, "challenge", game_challenge(game_id, save="1", hand="nonsense"), HTMX)
+    assert refused.status_code == 400
+    assert rulings_kept(table, game_id) == []
+
+
+def test_the_referee_pages_link_to_the_log(table, game_id):
+    page = table.client.get(f"/referee/challenge?game={game_id}")
+    assert (f"/games/{game_id}/rulings", "Rulings kept for this game") in table.links(page)
+    empty = table.client.get(f"/games/{game_id}/rulings")
+    assert "No ruling kept yet." in table.text(empty)
+    assert (f"/referee?game={game_id}", "Settle a dispute") in table.links(empty)
+
+
+def test_no_log_for_a_game_that_is_not_there(table):
+    assert table.client.get("/games/999/rulings").status_code == 404
+
+
+def test_a_deleted_game_keeps_no_more_rulings(table, game_id):
+    table.submit(table.client.get(f"/games/{game_id}/delete"), f"/games/{game_id}/delete")
+    gone = ask(table, "challenge", game_challenge(game_id, save="1"), HTMX)
+    assert gone.status_code == 404
+    assert rulings_kept(table, game_id) == []
+
+
+def test_the_rulings_table_comes_from_the_last_migration():
+    from companion.db import migrations
+
+    assert [m.name for m in migrations._migrations][-1] == "add_rulings"
