@@ -677,3 +677,16 @@ def test_the_rulings_table_comes_from_the_last_migration():
     from companion.db import migrations
 
     assert [m.name for m in migrations._migrations][-1] == "add_rulings"
+
+
+def test_a_player_out_of_the_game_has_no_seat_at_the_referee(table):
+    # Challenge UNO: reaching the target eliminates (R15d); the referee seats those still in.
+    game = table.create_game(["Ann", "Bob", "Cy", "Dan"], "classic", mode="challenge",
+                             target="500")
+    assert table.record(game, 0, {1: 600, 2: 0, 3: 0}).status_code == 303
+    page = table.client.get(f"/referee/challenge?game={game}")
+    assert [i["value"] for i in table.page(page).select("input[name=by]")] == [
+        "Ann", "Cy", "Dan"]
+    answer = ask(table, "challenge", {"game": game, "by": "Ann", "hand": "blue-1",
+                                      "color": "red"}, JSON)
+    assert answer.get_json()["next_player"] == "Dan"  # Cy draws and misses the turn
