@@ -113,6 +113,20 @@ def bump_versions_on_any_change(db: sqlite_utils.Database) -> None:
                f"on games begin {bump.format('new.id')} end")
 
 
+@migrations()
+def add_rulings(db: sqlite_utils.Database) -> None:
+    """The referee's rulings a game's table chose to keep (companion/referee.py): the check,
+    its one-line outcome, the whole verdict and the dispute as asked (JSON), and the
+    form's one-time key, so that a save sent twice is kept once."""
+    db.table("rulings").create(
+        {"id": int, "game_id": int, "check_name": str, "title": str, "outcome": str,
+         "verdict": str, "dispute": str, "submission": str, "created_at": str},
+        pk="id", foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "check_name", "title", "outcome", "verdict", "created_at"},
+    )
+    db.table("rulings").create_index(["game_id"])
+    db.table("rulings").create_index(["submission"], unique=True)
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

@@ -174,3 +174,61 @@
   document.addEventListener("htmx:load", (event) => setUp(event.target));
   document.addEventListener("htmx:afterSettle", onVariantSwapped);
 })();
+
+// The referee's pages (companion/referee.py).
+(function () {
+  "use strict";
+
+  // A card field that takes one card (.grid-slot[data-single], copied from the same deck
+  // template): a tap chooses the card, a second tap on it takes it back. It runs before the
+  // card picker's own click handler (capture), which would add the card to a list instead.
+  function markSingle(slot) {
+    const input = document.getElementById(slot.dataset.field);
+    const value = input ? input.value.trim() : "";
+    slot.querySelectorAll(".cell").forEach((cell) => {
+      const on = cell.dataset.card === value;
+      cell.classList.toggle("picked", on);
+      cell.dataset.count = on ? "✓" : "";
+      cell.setAttribute("aria-pressed", String(on));
+      if (cell.dataset.name) cell.setAttribute("aria-label", cell.dataset.name);
+    });
+  }
+  function markAll(root) {
+    root.querySelectorAll(".grid-slot[data-single]").forEach(markSingle);
+  }
+  document.addEventListener("click", (event) => {
+    const cell = event.target.closest && event.target.closest(".grid-slot[data-single] .cell");
+    if (!cell) return;
+    event.stopPropagation();
+    const slot = cell.closest(".grid-slot");
+    const input = document.getElementById(slot.dataset.field);
+    if (!input) return;
+    input.value = input.value.trim() === cell.dataset.card ? "" : cell.dataset.card;
+    markSingle(slot);
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }, true);
+
+  // A refusal (400: a card not in the deck, no such seat...) is an answer too: show it in
+  // place of the answer, as a page without JavaScript does. htmx leaves 4xx unswapped.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 400 && xhr.status < 500 && xhr.getResponseHeader("X-Referee") === "answer") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // Replay: the share link's "Copy" button.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) return;
+    const input = document.getElementById(button.dataset.copy);
+    if (!input) return;
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
+    button.textContent = "Copied";
+  });
+
+  document.addEventListener("DOMContentLoaded", () => markAll(document));
+  document.addEventListener("htmx:load", (event) => markAll(event.target));
+})();

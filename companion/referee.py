@@ -1,0 +1,418 @@
+"""The rules referee's pages: a table's disputes put to :mod:`engine.referee`, its verdicts
+shown (or given as JSON), and the rulings a game's table chose to keep.
+
+The app never decides a rule: each check page turns its fields into one referee call
+(:mod:`companion.referee_forms`) and shows the Verdict as the referee wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlencode
+
+import sqlite_utils
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+import engine
+from engine import Card, LeverOutcome
+from engine.referee import Position, RefereeError, Replay, Verdict
+
+from . import store
+from .csrf import token as csrf_token
+from .db import get_db, writing
+from .errors import row_id
+from .forms import MAX_CARDS_TEXT, FormErrors
+from .games import get_game_or_404
+from .hands import picker_grid
+from .referee_forms import (
+    BY_SLUG,
+    HOUSE_RULES,
+    MAIN,
+    SPECIAL,
+    Check,
+    Table,
+    citation_path,
+    offered,
+    read_field,
+    read_fields,
+    read_table,
+)
+from .referee_forms import Field as FormField
+
+bp = Blueprint("referee", __name__)
+bp.add_app_template_global(citation_path, "citation_url")
+
+#: Form fields that are not the dispute itself: never stored with a ruling.
+NOT_THE_DISPUTE = frozenset({"csrf_token", "save", "submission"})
+#: Rulings shown on a game's log page.
+RULINGS_SHOWN = 200
+
+
+# -- the table ------------------------------------------------------------------------------
+
+
+def current_table(values: Mapping[str, Any]) -> Table:
+    """The table a request is about: its ``game`` (404 if there is none such), else the
+    variant, seats and house rules it names."""
+    raw = values.get("game")
+    game = None
+    if raw not in (None, ""):
+        game_id = row_id(raw)
+        if game_id is None:
+            abort(404, description="There is no such game. It may have been deleted.")
+        game = get_game_or_404(game_id)
+    return read_table(values, game)
+
+
+def wants_json() -> bool:
+    """Whether the request asks for JSON (``Accept: application/json``) rather than a page."""
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def _sentence(text: str) -> str:
+    """A referee's message as a sentence for the page."""
+    text = text.strip()
+    return f"{text[:1].upper()}{text[1:]}" + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _links(table: Table) -> dict[str, str]:
+    """The addresses a referee page links to, for this table."""
+    query = table.query()
+    out = {"index": url_for("referee.index", **query),
+           "special": url_for("referee.specials", **query),
+           "replay": url_for("referee.replay", **query)}
+    if table.game is not None:
+        out["rulings"] = url_for("referee.rulings", game_id=table.game.id)
+        out["scoreboard"] = url_for("games.scoreboard", game_id=table.game.id)
+    return out
+
+
+def check_url(check: Check, table: Table) -> str:
+    """A check's page, for this table."""
+    return url_for("referee.check", slug=check.slug, **table.query())
+
+
+# -- the list of checks -----------------------------------------------------------------------
+
+
+@bp.get("/referee")
+def index() -> Any:
+    """The checks, for a game's table (?game=<id>) or any table named here."""
+    table = current_table(request.args)
+    checks = offered(MAIN, table)
+    if wants_json():
+        return jsonify({
+            "variant": table.variant.name, "seats": list(table.seats),
+            "checks": [{"check": c.slug, "title": c.title, "question": c.asks(table),
+                        "url": check_url(c, table)} for c in (*checks, *offered(SPECIAL, table))],
+            "csrf_token": csrf_token()})
+    return render_template("referee.html", table=table, checks=checks,
+                           specials=offered(SPECIAL, table), links=_links(table),
+                           house_rules=HOUSE_RULES, variants=_variants(), check_url=check_url,
+                           here=url_for("referee.index"))
+
+
+@bp.get("/referee/special")
+def specials() -> str:
+    """The special cards' checks this table's deck holds, and the house rules'."""
+    table = current_table(request.args)
+    return render_template("referee.html", table=table, checks=offered(SPECIAL, table),
+                           specials=[], links=_links(table), house_rules=HOUSE_RULES,
+                           variants=_variants(), check_url=check_url,
+                           here=url_for("referee.specials"), special_page=True)
+
+
+def _variants() -> list[tuple[str, str]]:
+    return [(v.name, v.title) for v in engine.VARIANTS]
+
+
+# -- a check --------------------------------------------------------------------------------
+
+
+@bp.route("/referee/<path:slug>", methods=["GET", "POST"])
+def check(slug: str) -> Any:
+    """One check: GET shows its form (filled from the query), POST answers it."""
+    chosen = BY_SLUG.get(slug)
+    if chosen is None:
+        abort(404, description="The referee has no such check.")
+    values = request.args if request.method == "GET" else request.form
+    table = current_table(values)
+    if request.method == "GET":
+        if wants_json():
+            return jsonify({**chosen.describe(table), "csrf_token": csrf_token()})
+        return _check_page(chosen, table, request.args)
+    errors: dict[str, str] = {}
+    verdict: Verdict | None = None
+    try:
+        verdict = chosen.decide(table, read_fields(chosen, table, values))
+    except FormErrors as exc:
+        errors = exc.errors
+    except RefereeError as exc:
+        errors = {"": _sentence(str(exc))}
+    saving = bool(values.get("save")) and verdict is not None and table.game is not None
+    if wants_json():
+        if verdict is None:
+            fields = {k: v for k, v in errors.items() if k}
+            return jsonify({"error": " ".join(errors.values()),
+                            **({"fields": fields} if fields else {})}), 400
+        if saving:
+            assert table.game is not None
+            ruling, new = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+            return jsonify(ruling), 201 if new else 200
+        return jsonify(verdict.to_dict())
+    saved: bool | None = None
+    if saving:
+        assert table.game is not None and verdict is not None
+        _, saved = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+        if not request.headers.get("HX-Request"):
+            return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
+    status = 400 if verdict is None else 200
+    if request.headers.get("HX-Request"):
+        html = render_template("_referee_answer.html", check=chosen, table=table,
+                               verdict=verdict, errors=errors, saved=saved,
+                               submission=secrets.token_urlsafe(16), links=_links(table))
+        return html, status, {"X-Referee": "answer"}
+    return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status)
+
+
+def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
+                verdict: Verdict | None = None, errors: Mapping[str, str] | None = None,
+                status: int = 200) -> tuple[str, int]:
+    rows, wilds = picker_grid(table.variant.name, table.options)
+    html = render_template(
+        "referee_check.html", check=check, table=table, values=values, verdict=verdict,
+        errors=errors or {}, saved=None, rows=rows, wilds=wilds, links=_links(table),
+        house_rules=HOUSE_RULES, variants=_variants(), here=url_for("referee.check",
+                                                                     slug=check.slug),
+        submission=secrets.token_urlsafe(16), choices=_choices(table),
+    )
+    return html, status
+
+
+def _choices(table: Table) -> dict[str, list[tuple[str, str]]]:
+    """What a select field offers, by the field's kind."""
+    return {"lever": [(o.value, o.words) for o in LeverOutcome],
+            "mode": [(m.value, m.label) for m in table.variant.scoring_modes]}
+
+
+# -- the rulings log ------------------------------------------------------------------------
+
+
+def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: Verdict,
+                values: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
+    """Keep a verdict on the game's rulings log, in one write transaction; a form sent
+    twice (the same ``submission`` key) is kept once. Returns the ruling and whether it
+    is new."""
+    submission = str(values.get("submission") or "")[:64] or None
+    dispute = [(k, str(v)) for k, v in _pairs(values) if k not in NOT_THE_DISPUTE]
+    with writing(db):
+        game = store.load_game(db, game_id)
+        if game is None or game.deleted_at:
+            raise store.NoSuchGame("There is no such game. It may have been deleted.")
+        if submission:
+            found = list(db.table("rulings").rows_where("submission = ?", [submission]))
+            if found:
+                return _ruling(found[0]), False
+        table = db.table("rulings")
+        table.insert({
+            "game_id": game_id, "check_name": check.slug, "title": check.title,
+            "outcome": verdict.outcome, "verdict": json.dumps(verdict.to_dict()),
+            "dispute": json.dumps(dispute), "submission": submission,
+            "created_at": store.now(),
+        })
+        assert table.last_rowid is not None
+        row = table.get(table.last_rowid)
+    return _ruling(row), True
+
+
+def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    if isinstance(values, MultiDict):
+        return list(values.items(multi=True))
+    return list(values.items())
+
+
+def _ruling(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored ruling as plain values (the log page and JSON)."""
+    return {"id": row["id"], "game": row["game_id"], "check": row["check_name"],
+            "title": row["title"], "outcome": row["outcome"], "created_at": row["created_at"],
+            "dispute": [list(p) for p in json.loads(row["dispute"] or "[]")],
+            "verdict": json.loads(row["verdict"])}
+
+
+def list_rulings(db: sqlite_utils.Database, game_id: int) -> list[dict[str, Any]]:
+    """The game's rulings, newest first."""
+    rows = db.table("rulings").rows_where("game_id = ?", [game_id], order_by="id desc",
+                                          limit=RULINGS_SHOWN)
+    return [_ruling(r) for r in rows]
+
+
+@bp.get("/games/<id:game_id>/rulings")
+def rulings(game_id: int) -> Any:
+    """The rulings a game's table kept, newest first."""
+    game = get_game_or_404(game_id)
+    kept = list_rulings(get_db(), game.id)
+    if wants_json():
+        return jsonify({"game": game.id, "rulings": kept})
+    table = read_table({}, game)
+    for ruling in kept:
+        known = BY_SLUG.get(ruling["check"])
+        ruling["again"] = (url_for("referee.check", slug=known.slug) + "?" + urlencode(
+            [("game", str(game.id)), *((k, v) for k, v in ruling["dispute"] if k != "game")])
+            if known else None)
+    return render_template("referee_rulings.html", game=game, rulings=kept, table=table,
+                           links=_links(table))
+
+
+
+# -- replaying a position: the whole state in the link ------------------------------------------
+
+#: The longest replay text read from a link (a whole deck and a long hand is under 4 KB).
+MAX_REPLAY = 8_000
+#: The editor's fields: a hand per seat (``hand-<i>``), then these.
+REPLAY_FIELDS = (
+    FormField("to_act", "seat", "Whose turn is it?", required="Tap whose turn it is."),
+    FormField("top", "card", "The card on top of the pile", required="Tap the card on top."),
+    FormField("color", "color", "The color in play", hint="Only needed when a wild is on top."),
+    FormField("direction", "direction", "Direction of play"),
+    FormField("draw", "cards", "The draw pile, top card first",
+              hint="Leave it empty and tick below to shuffle in the rest of the deck."),
+    FormField("fill", "flag", "Shuffle the cards nobody named into the draw pile"),
+)
+
+
+@bp.route("/referee/replay", methods=["GET", "POST"])
+def replay() -> Any:
+    """A position kept whole in the link (?p=...): its legal actions to tap, undo, and the
+    link to share. Without ``p``, the form that sets a position out; its POST starts it."""
+    table = current_table(request.values)
+    if request.method == "POST":
+        try:
+            started = Replay(_position(table, request.form))
+            started = Replay.parse(started.text)  # the engine sets it up, or refuses
+        except FormErrors as exc:
+            return _replay_refused(table, exc.errors, request.form)
+        except RefereeError as exc:
+            return _replay_refused(table, {"": _sentence(str(exc))}, request.form)
+        if wants_json():
+            return jsonify(_replay_dict(started, table))
+        return redirect(_replay_url(started, table), 303)
+    text = request.args.get("p")
+    if text is None:
+        return _replay_editor(table, request.args)
+    try:
+        if len(text) > MAX_REPLAY:
+            raise FormErrors({"p": "That replay link is far too long to be one of ours."})
+        shown = Replay.parse(text)
+    except FormErrors as exc:
+        return _replay_refused(table, exc.errors, request.args)
+    except RefereeError as exc:
+        return _replay_refused(table, {"": _sentence(str(exc))}, request.args)
+    if wants_json():
+        return jsonify(_replay_dict(shown, table))
+    game = shown.game()
+    return render_template("referee_replay.html", replay=shown, game_state=game,
+                           steps=shown.steps(), choices=_choices_of(shown, table),
+                           undo=_replay_url(shown.undo(), table) if shown.actions else None,
+                           start=_replay_url(Replay(shown.position), table),
+                           share=request.url_root.rstrip("/") + _replay_url(shown, table),
+                           table=table, links=_links(table))
+
+
+def _position(table: Table, values: Mapping[str, Any]) -> Position:
+    """The position the editor's fields set out; :class:`FormErrors` for what is missing."""
+    errors: dict[str, str] = {}
+    if not table.seats:
+        errors["seats"] = "Name the players first, in clockwise order."
+    read: dict[str, Any] = {}
+    for f in REPLAY_FIELDS:
+        try:
+            read[f.name] = read_field(f, table, values)
+        except FormErrors as exc:
+            errors.update(exc.errors)
+    hands = []
+    for i in range(len(table.seats)):
+        text = str(values.get(f"hand-{i}") or "")
+        if len(text) > MAX_CARDS_TEXT:
+            errors[f"hand-{i}"] = "That is more cards than a deck holds."
+        hands.append(tuple(text.replace(",", " ").split()))
+    if errors:
+        raise FormErrors(errors)
+    seats = [name.casefold() for name in table.seats]
+    if str(read["to_act"]).casefold() not in seats:
+        raise FormErrors({"to_act": f"Whose turn: {read['to_act']!r} is not at this table."})
+    draw = tuple(str(read["draw"] or "").replace(",", " ").split())
+    position = Position(
+        table.variant.name, table.seats, tuple(hands), (str(read["top"]),), draw,
+        color=read["color"], direction=-1 if read["direction"] == "counter-clockwise" else 1,
+        to_act=seats.index(str(read["to_act"]).casefold()), options=table.options)
+    if read["fill"]:
+        position = _filled(position, table)
+    return position
+
+
+def _filled(position: Position, table: Table) -> Position:
+    """The position with the cards nobody named shuffled (seed 0) under the draw pile."""
+    left = Counter(table.deck)
+    named = [*(c for h in position.hands for c in h), *position.discard, *position.draw]
+    left.subtract(Card.parse(c) for c in named)
+    rest = [c.text for c in sorted((+left).elements(), key=list(table.deck).index)]
+    random.Random(position.seed).shuffle(rest)
+    return replace(position, draw=(*position.draw, *rest))
+
+
+def _replay_url(r: Replay, table: Table) -> str:
+    """The link that is this replay (the game's id kept, for the way back)."""
+    query: dict[str, Any] = {"game": table.game.id} if table.game is not None else {}
+    return url_for("referee.replay", **query, p=r.text)
+
+
+def _choices_of(r: Replay, table: Table) -> list[dict[str, str]]:
+    """Each legal action now, its label, and the link that plays it."""
+    return [{"action": c.action, "label": c.label,
+             "url": _replay_url(replace(r, actions=(*r.actions, c.action)), table)}
+            for c in r.choices()]
+
+
+def _replay_dict(r: Replay, table: Table) -> dict[str, Any]:
+    """A replay as plain values, for JSON."""
+    game = r.game()
+    return {
+        "replay": r.text, "players": list(game.players), "phase": game.phase.value,
+        "to_act": game.players[game.to_act] if game.to_act is not None else None,
+        "top": game.top_card.text,
+        "color": game.current_color.value if game.current_color else None,
+        "direction": "clockwise" if game.direction == 1 else "counter-clockwise",
+        "hands": {name: [c.text for c in hand] for name, hand in zip(game.players, game.hands,
+                                                                      strict=True)},
+        "draw_pile": len(game.draw_pile),
+        "steps": [{"action": s.action, "label": s.label,
+                   "events": [{"kind": e.kind.value, "text": e.text, "rule": e.rule,
+                               "source": e.source} for e in s.events]} for s in r.steps()],
+        "choices": _choices_of(r, table),
+    }
+
+
+def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str, str] | None = None,
+                   status: int = 200) -> tuple[str, int]:
+    rows, wilds = picker_grid(table.variant.name, table.options)
+    html = render_template("referee_replay.html", replay=None, table=table, values=values,
+                           errors=errors or {}, fields=REPLAY_FIELDS, rows=rows, wilds=wilds,
+                           links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
+                           here=url_for("referee.replay"), choices={})
+    return html, status
+
+
+def _replay_refused(table: Table, errors: Mapping[str, str], values: Mapping[str, Any]) -> Any:
+    if wants_json():
+        fields = {k: v for k, v in errors.items() if k}
+        return jsonify({"error": " ".join(errors.values()),
+                        **({"fields": fields} if fields else {})}), 400
+    return _replay_editor(table, values, errors, 400)

@@ -1,0 +1,480 @@
+"""The referee's forms: the table a dispute is about, and each check's fields, read into
+the arguments of an :mod:`engine.referee` call.
+
+Nothing here decides a rule. A field is read as the table typed or tapped it (a seat's
+name, card text, a color) and handed to the referee, which checks it against the
+variant and says what is wrong; this module only says when something needed is missing
+or a number is not a number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import url_for
+
+import engine
+from engine import Card, Rank, TableOptions, card_name, referee
+from engine.referee import Verdict
+from engine.rulebook import rulebook
+
+from .forms import MAX_CARDS_TEXT, FormErrors, clean_name
+from .rules import rule_url
+from .store import GameRecord
+
+#: The house rules a table without a game can tick: TableOptions' switches, named for people.
+HOUSE_RULES: tuple[tuple[str, str], ...] = (
+    ("stacking", "Stacking draw cards"),
+    ("progressive_uno", "Progressive UNO (same draw card only)"),
+    ("seven_o", "7-0 (a 7 swaps hands, a 0 passes them on)"),
+    ("jump_in", "Jump-in"),
+    ("draw_until_playable", "Draw until playable"),
+    ("forced_play", "Forced play of a drawn card"),
+)
+#: The longest text read from any one field that is not a list of cards.
+MAX_TEXT = 200
+#: Draw wilds, so a page can name the one its variant's deck holds ("Wild Draw 4").
+DRAW_WILDS = (Rank.WILD_DRAW4, Rank.WILD_DRAW2)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where, with which variant and house rules: from a game, or as typed."""
+
+    variant: type[engine.Game]
+    #: Seat names, clockwise (R1). Empty until the table names its players.
+    seats: tuple[str, ...]
+    options: TableOptions
+    #: The dealer's name (a game's next dealer), if known.
+    dealer: str | None = None
+    game: GameRecord | None = None
+    #: The house rules ticked (their TableOptions field names), for links.
+    house: tuple[str, ...] = ()
+
+    @property
+    def game_id(self) -> int | None:
+        """The game the dispute is in, if any."""
+        return self.game.id if self.game else None
+
+    def query(self) -> dict[str, Any]:
+        """The table as a link's query: the game, or the variant, seats and house rules."""
+        if self.game is not None:
+            return {"game": self.game.id}
+        out: dict[str, Any] = {"variant": self.variant.name}
+        if self.seats:
+            out["seats"] = ", ".join(self.seats)
+        if self.house:
+            out["house"] = list(self.house)
+        return out
+
+    def fields(self) -> list[tuple[str, str]]:
+        """The table as hidden form fields (name, value), in the order a form sends them."""
+        out: list[tuple[str, str]] = []
+        for name, value in self.query().items():
+            for item in value if isinstance(value, list) else [value]:
+                out.append((name, str(item)))
+        return out
+
+    @property
+    def deck(self) -> dict[Card, int]:
+        """Copies of each card in this table's deck."""
+        return self.variant.deck_counts(self.options)
+
+    def holds(self, text: str | None) -> bool:
+        """Whether the deck holds the card written ``text`` (None: no card needed)."""
+        return text is None or Card.parse(text) in self.deck
+
+    @property
+    def draw_wilds(self) -> list[str]:
+        """The names of the deck's draw wilds (what a challenge is about)."""
+        return [card_name(c) for c in self.deck if c.rank in DRAW_WILDS]
+
+    def house_rules(self) -> list[str]:
+        """The table's setup and house rules in plain sentences (the engine's words)."""
+        return self.options.describe(self.variant)
+
+
+def read_table(values: Mapping[str, Any], game: GameRecord | None) -> Table:
+    """The table from a game (its variant, options, seats still in, next dealer), or
+    from the fields ``variant``, ``seats`` (names, comma-separated) and ``house``."""
+    if game is not None:
+        active = game.standings.active
+        dealer = game.next_dealer
+        return Table(game.variant, tuple(game.players[s] for s in active), game.options,
+                     game.players[dealer] if dealer in active else None, game)
+    try:
+        variant = engine.find_variant(str(values.get("variant") or "classic")[:MAX_TEXT])
+    except ValueError:
+        variant = engine.VARIANTS[0]
+    seats = tuple(n for n in (clean_name(s) for s in str(values.get("seats") or "")[:2000]
+                              .split(",")) if n)
+    ticked = set(_all(values, "house"))
+    house = tuple(name for name, _ in HOUSE_RULES if name in ticked)
+    options = variant.default_options().replace(**{name: True for name in house})
+    return Table(variant, seats, options, None, None, house)
+
+
+def _all(values: Mapping[str, Any], name: str) -> list[str]:
+    """Every value sent for ``name`` (a form's repeated field), or the one."""
+    getlist = getattr(values, "getlist", None)
+    if getlist is not None:
+        return [str(v) for v in getlist(name)]
+    value = values.get(name)
+    return [] if value is None else [str(value)]
+
+
+# -- fields -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """One question a check's form asks.
+
+    ``kind`` says how it is asked and read: ``seat`` (a seat's name), ``color``,
+    ``direction``, ``card`` (one card), ``cards`` (a list of cards), ``hand`` (a list of
+    cards, or only how many), ``hands`` (a ``hand`` per seat), ``flag`` (a tick box),
+    ``lever`` (a Wild Jackpot lever outcome) or ``mode`` (a scoring mode).
+    """
+
+    name: str
+    kind: str
+    label: str
+    hint: str = ""
+    #: What to say when it is left empty; empty for an optional field.
+    required: str = ""
+    #: Asked under "More about the situation": the referee fills it in when not given.
+    more: bool = False
+    #: For an optional seat or color: what the "not given" choice says.
+    blank: str = "Not given"
+
+    def names(self, table: Table) -> list[str]:
+        """The form fields this question sends."""
+        if self.kind == "hand":
+            return [self.name, f"{self.name}_count"]
+        if self.kind == "hands":
+            return [n for i in range(len(table.seats))
+                    for n in (f"{self.name}-{i}", f"{self.name}-{i}_count")]
+        return [self.name]
+
+    def describe(self, table: Table) -> dict[str, Any]:
+        """The field as the JSON description of a check lists it."""
+        return {"name": self.name, "kind": self.kind, "label": self.label,
+                "required": bool(self.required), "sends": self.names(table)}
+
+
+def _text(values: Mapping[str, Any], name: str, limit: int = MAX_TEXT) -> str | None:
+    text = " ".join(str(values.get(name) or "").split())
+    if len(text) > limit:
+        raise FormErrors({name: "That is far too long for this field."})
+    return text or None
+
+
+def _count(values: Mapping[str, Any], name: str, label: str) -> int | None:
+    text = (str(values.get(name) or "")).strip()
+    if not text:
+        return None
+    # ASCII digits only: str.isdigit() also passes "²", which int() refuses.
+    if not re.fullmatch(r"[0-9]{1,4}", text):
+        raise FormErrors({name: f"{label}: give a number of cards, like 3."})
+    return int(text)
+
+
+def _hand(values: Mapping[str, Any], name: str, label: str) -> str | int | None:
+    """A hand: its cards as text, else only how many cards it holds, else unknown (None)."""
+    cards = _text(values, name, MAX_CARDS_TEXT)
+    if cards is not None:
+        return cards
+    return _count(values, f"{name}_count", label)
+
+
+def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
+    """The value the referee gets for one field; :class:`FormErrors` if it cannot be read."""
+    if f.kind == "flag":
+        return bool(values.get(f.name))
+    if f.kind == "hand":
+        value: Any = _hand(values, f.name, f.label)
+    elif f.kind == "hands":
+        value = {}
+        for i, name in enumerate(table.seats):
+            held = _hand(values, f"{f.name}-{i}", f"{name}'s cards")
+            if held is not None:
+                value[name] = held
+        return value
+    elif f.kind in ("cards",):
+        value = _text(values, f.name, MAX_CARDS_TEXT)
+    else:
+        value = _text(values, f.name)
+    if value is None and f.kind == "direction":
+        value = "clockwise"
+    if value is None and f.name == "dealer" and table.dealer:
+        value = table.dealer
+    if value is None and f.required:
+        raise FormErrors({f.name: f.required})
+    return value
+
+
+def read_fields(check: Check, table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Every field of ``check``, read; :class:`FormErrors` with each problem by field."""
+    errors: dict[str, str] = {}
+    if not table.seats and check.seated:
+        errors["seats"] = "Name the players first, in clockwise order."
+    out: dict[str, Any] = {}
+    for f in check.fields:
+        try:
+            out[f.name] = read_field(f, table, values)
+        except FormErrors as exc:
+            errors.update(exc.errors)
+    if errors:
+        raise FormErrors(errors)
+    return out
+
+
+# -- the checks -------------------------------------------------------------------------------
+
+Decide = Callable[[Table, dict[str, Any]], Verdict]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One question the referee answers: its page, its fields, and the referee call."""
+
+    #: Its address under /referee/.
+    slug: str
+    title: str
+    question: str
+    fields: tuple[Field, ...]
+    decide: Decide
+    #: A special card the check is about: offered only where the deck holds it.
+    card: str | None = None
+    #: Whether the check needs the seats (every check but "Can I play this?").
+    seated: bool = True
+
+    def more_given(self, table: Table, values: Mapping[str, Any]) -> bool:
+        """Whether any optional detail was given (so the page shows them open)."""
+        for f in self.fields:
+            for name in f.names(table) if f.more else ():
+                value = str(values.get(name) or "")
+                if value and not (f.kind == "direction" and value == "clockwise"):
+                    return True
+        return False
+
+    def asks(self, table: Table) -> str:
+        """The question, with the table's draw wild named where it says {wild}."""
+        return self.question.format(wild=" or ".join(table.draw_wilds) or "draw wild")
+
+    def describe(self, table: Table) -> dict[str, Any]:
+        """The check as JSON: what it asks and the fields it reads."""
+        return {"check": self.slug, "title": self.title, "question": self.asks(table),
+                "fields": [f.describe(table) for f in self.fields]}
+
+
+def _cards(text: str | None) -> list[str]:
+    return (text or "").replace(",", " ").split()
+
+
+# The questions most checks share about the moment of the play.
+_DIRECTION = Field("direction", "direction", "Direction of play", more=True)
+_TOP = Field("top", "card", "The card it was played on", more=True,
+             hint="Leave it out and the referee uses a card it could go on.")
+_COLOR = Field("color", "color", "The color in play before it", more=True,
+               hint="Needed when the card on top is a wild.")
+_NAMED = Field("named", "color", "The color named with a wild", more=True,
+               blank="The color in play")
+_TARGET = Field("target", "seat", "The player a swap named", more=True)
+_COUNTS = Field("counts", "hands", "How many cards each player held", more=True,
+                hint="Cards or only how many; anyone left out holds a deal's worth.")
+
+
+def _challenge(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.challenge(t.variant, t.seats, f["by"], f["hand"], f["color"], f["top"],
+                             f["direction"], t.options, named=f["named"])
+
+
+def _can_play(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.can_play(t.variant, f["top"], f["color"], f["card"], f["hand"], t.options,
+                            player=f["player"] or "the player", named=f["named"])
+
+
+def _first_card(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.first_card(t.variant, t.seats, f["dealer"], _cards(f["cards"]), t.options,
+                              named=f["named"])
+
+
+def _whos_next(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.whos_next(t.variant, t.seats, f["turn"], f["card"], f["direction"],
+                             t.options, top=f["top"], color=f["color"], named=f["named"],
+                             target=f["target"], counts=f["counts"] or None, lever=f["lever"])
+
+
+def _uno(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.uno_catch(t.variant, t.seats, f["player"], card=f["card"],
+                             played=not f["not_yet"], called=f["called"],
+                             next_began=f["next_began"], catcher=f["catcher"],
+                             target=f["target"], direction=f["direction"], top=f["top"],
+                             color=f["color"], options=t.options)
+
+
+def _end(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.end_of_hand(t.variant, t.seats, f["went_out"], f["last_card"],
+                               f["hands"] or None, direction=f["direction"], top=f["top"],
+                               color=f["color"], named=f["named"], drawn=f["drawn"] or (),
+                               mode=f["mode"], options=t.options)
+
+
+def _wild_dip(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.wild_dip(t.variant, t.seats, f["player"], f["named"], drawn=f["drawn"],
+                            give=f["give"], hand=f["hand"], direction=f["direction"],
+                            top=f["top"], color=f["color"], counts=f["counts"] or None,
+                            options=t.options)
+
+
+def _swap_hands(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.swap_hands(t.variant, t.seats, f["player"], f["swap_with"], f["named"],
+                              direction=f["direction"], top=f["top"], color=f["color"],
+                              counts=f["counts"] or None, options=t.options)
+
+
+def _seven_zero(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.seven_zero(t.variant, t.seats, f["player"], f["card"],
+                              target=f["swap_with"], direction=f["direction"], top=f["top"],
+                              color=f["color"], counts=f["counts"] or None, options=t.options)
+
+
+def _jump_in(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.jump_in(t.variant, t.seats, f["turn"], f["top"], f["jumper"],
+                           direction=f["direction"], target=f["target"], options=t.options)
+
+
+def _droid(t: Table, f: dict[str, Any]) -> Verdict:
+    return referee.build_droid(t.variant, t.seats, f["player"], f["named"], f["hands"] or None,
+                               lays=f["lays"] or (), direction=f["direction"], top=f["top"],
+                               color=f["color"], options=t.options)
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("challenge", "Challenge!", "Was that {wild} legal, or a bluff?", (
+        Field("by", "seat", "Who played the wild?", required="Tap who played the wild."),
+        Field("color", "color", "The color in play before the wild",
+              hint="The color on the pile just before the wild went down.",
+              required="Tap the color in play before the wild."),
+        Field("hand", "hand", "The hand they show after it",
+              hint="Tap each card they still hold. Not shown? Give only how many."),
+        Field("top", "card", "The card under the wild", more=True,
+              hint="It matters where a wild may only go on no other playable card."),
+        _DIRECTION, Field("named", "color", "The color the wild named", more=True,
+                          blank="Not given"),
+    ), _challenge),
+    Check("play", "Can I play this?", "Can this card go on the pile now?", (
+        Field("top", "card", "The card on top of the pile", required="Tap the card on top."),
+        Field("card", "card", "The card to play", required="Tap the card to play."),
+        Field("color", "color", "The color in play",
+              hint="Only needed when the card on top is a wild."),
+        Field("player", "seat", "Who wants to play it?", blank="Someone"),
+        Field("hand", "hand", "Their whole hand", more=True,
+              hint="For a draw wild: the referee says whether it would be a bluff."),
+        _NAMED,
+    ), _can_play, seated=False),
+    Check("first-card", "First card", "What does the first card turned up do?", (
+        Field("dealer", "seat", "Who dealt?", required="Tap who dealt."),
+        Field("cards", "cards", "The card turned up",
+              hint="If cards went back into the deck first, tap them all, in order.",
+              required="Tap the card turned up."),
+        Field("named", "color", "The color named for a Wild turned up", more=True),
+    ), _first_card),
+    Check("next", "Who's next?", "Who plays after this card, and who draws?", (
+        Field("turn", "seat", "Who played?", required="Tap who played the card."),
+        Field("card", "card", "The card they played", required="Tap the card played."),
+        _DIRECTION, _TOP, _COLOR, _NAMED, _TARGET,
+        Field("lever", "lever", "What the Jackpot lever showed", more=True),
+        _COUNTS,
+    ), _whos_next),
+    Check("uno", "UNO!", "Can they still be caught not calling UNO?", (
+        Field("player", "seat", "Who is down to one card?", required="Tap who has one card."),
+        Field("catcher", "seat", "Who caught them?", blank="Nobody yet"),
+        Field("called", "flag", "They have called UNO since"),
+        Field("next_began", "flag", "The next player has begun their turn (played or drew)"),
+        Field("card", "card", "Their next-to-last card, the one they played", more=True),
+        Field("not_yet", "flag", "They have not played that card yet", more=True),
+        _DIRECTION, _TOP, _COLOR, _TARGET,
+    ), _uno),
+    Check("end", "End of hand", "Who went out, who draws, and the points.", (
+        Field("went_out", "seat", "Who went out?", required="Tap who went out."),
+        Field("last_card", "card", "Their last card", required="Tap their last card."),
+        Field("hands", "hands", "What the others hold",
+              hint="Tap each player's cards, or give only how many."),
+        Field("drawn", "cards", "Cards drawn for a final draw card, top of the pile first",
+              more=True),
+        Field("mode", "mode", "How the game is scored", more=True),
+        _DIRECTION, _TOP, _COLOR, _NAMED,
+    ), _end),
+    Check("special/wild-dip", "Wild Dip", "Wild Dip Into The Deck, step by step.", (
+        Field("player", "seat", "Who played the Wild Dip?", required="Tap who played it."),
+        Field("named", "color", "The color they named", blank="The color in play"),
+        Field("drawn", "card", "The card they drew"),
+        Field("give", "card", "The card they gave the next player"),
+        Field("hand", "hand", "Their hand before the play", more=True),
+        _DIRECTION, _TOP, _COLOR, _COUNTS,
+    ), _wild_dip, card="wild-dip"),
+    Check("special/swap-hands", "Swap Hands", "Wild Swap Hands: who ends up with what.", (
+        Field("player", "seat", "Who played Swap Hands?", required="Tap who played it."),
+        Field("swap_with", "seat", "Whom they swap with", blank="Not said yet"),
+        Field("named", "color", "The color they named", blank="The color in play"),
+        Field("counts", "hands", "How many cards each player held",
+              hint="Before the play; anyone left out holds a deal's worth."),
+        _DIRECTION, _TOP, _COLOR,
+    ), _swap_hands, card="wild-swap"),
+    Check("special/seven-zero", "7-0", "A 7 or a 0 under the 7-0 house rule.", (
+        Field("player", "seat", "Who played it?", required="Tap who played the card."),
+        Field("card", "card", "The 7 or 0 they played", required="Tap the card played."),
+        Field("swap_with", "seat", "Whom a 7 swaps with", blank="Not said yet"),
+        Field("counts", "hands", "How many cards each player held",
+              hint="Before the play; anyone left out holds a deal's worth."),
+        _DIRECTION, _TOP, _COLOR,
+    ), _seven_zero),
+    Check("special/jump-in", "Jump-in", "Can they jump in out of turn?", (
+        Field("jumper", "seat", "Who jumps in?", required="Tap who jumps in."),
+        Field("top", "card", "The card on top of the pile", required="Tap the card on top."),
+        Field("turn", "seat", "Whose turn it was", required="Tap whose turn it was."),
+        _DIRECTION, _TARGET,
+    ), _jump_in),
+    Check("special/droid", "Build a Droid", "Let's Build a Droid, round by round.", (
+        Field("player", "seat", "Who played the Droid?", required="Tap who played it."),
+        Field("named", "color", "The color they named", blank="The color in play"),
+        Field("hands", "hands", "What each player holds",
+              hint="The Droid's player without the Droid; only how many where unknown."),
+        Field("lays", "cards", "The cards laid so far, in order", more=True),
+        _DIRECTION, _TOP, _COLOR,
+    ), _droid, card="wild-droid"),
+)
+
+BY_SLUG = {c.slug: c for c in CHECKS}
+#: The first checks are asked for straight away; the special cards have a page of their own.
+MAIN = tuple(c for c in CHECKS if not c.slug.startswith("special/"))
+SPECIAL = tuple(c for c in CHECKS if c.slug.startswith("special/"))
+
+
+def offered(checks: tuple[Check, ...], table: Table) -> list[Check]:
+    """The checks a table can ask: a special card's only where the deck holds it."""
+    return [c for c in checks if table.holds(c.card)]
+
+
+# -- sources ----------------------------------------------------------------------------------
+
+
+def citation_path(variant: str, citation: str) -> str:
+    """Where a citation is explained: the section of the variant's "Rules at hand" that
+    gives that ruling (R10) or quotes that part of the sheet; the rules' top otherwise."""
+    found = engine.find_variant(variant)
+
+    def fit(section: Any) -> tuple[bool, bool, bool, bool]:
+        # The section a ruling or sheet part belongs to first, before those that mention it.
+        return (section.rulings[:1] == (citation,), citation in section.rulings,
+                section.sources[:1] == (citation,), citation in section.sources)
+
+    best = max(rulebook(found), key=fit)
+    if any(fit(best)):
+        return rule_url(found, best.anchor)
+    return url_for("rules.variant_rules", variant=found.name)
