@@ -106,6 +106,13 @@ def measure(games: int, hands: int, repeat: int) -> list[dict[str, float | int |
          {"data": form, "headers": htmx}),
         ("review", "post", f"/games/{big}/hands/review",
          {"data": {**form, **entry}, "headers": {"X-CSRF-Token": token}}),
+        ("referee: the checks", "get", f"/referee?game={big}", {}),
+        ("referee: challenge form", "get", f"/referee/challenge?game={big}", {}),
+        ("referee: challenge answer", "post", "/referee/challenge",
+         {"data": {"variant": "classic", "seats": "Ann, Bob, Cy, Dee", "by": "Bob",
+                   "hand": "red-3 blue-7 green-2 yellow-5 wild", "color": "red"},
+          "headers": {"X-CSRF-Token": token, "HX-Request": "true"}}),
+        ("rules of a variant", "get", "/rules/classic", {}),
     ]
     _, baseline, _ = timed(client, "get", "/static/app.css", repeat)
     rows: list[dict[str, float | int | str]] = [
