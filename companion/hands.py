@@ -160,8 +160,11 @@ def history(game_id: int) -> str:
     newest = len(game.hands) - (page - 1) * HISTORY_PAGE
     shown = game.hands[max(0, newest - HISTORY_PAGE):newest][::-1]
     restore = row_id(request.args.get("restore"))
+    # The referee's rulings the table kept, with the newest hands (the first page).
+    kept = store.list_rulings(get_db(), game.id) if page == 1 else []
     return render_template("history.html", game=game, shown=shown, page=page, pages=pages,
-                           restorable=store.deleted_hand_id(get_db(), game, restore))
+                           restorable=store.deleted_hand_id(get_db(), game, restore),
+                           rulings=kept)
 
 
 @bp.get("/new")

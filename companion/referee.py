@@ -52,7 +52,6 @@ bp.add_app_template_global(citation_path, "citation_url")
 #: Form fields that are not the dispute itself: never stored with a ruling.
 NOT_THE_DISPUTE = frozenset({"csrf_token", "save", "submission"})
 #: Rulings shown on a game's log page.
-RULINGS_SHOWN = 200
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -220,7 +219,7 @@ def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: 
         if submission:
             found = list(db.table("rulings").rows_where("submission = ?", [submission]))
             if found:
-                return _ruling(found[0]), False
+                return store.ruling_record(found[0]), False
         table = db.table("rulings")
         table.insert({
             "game_id": game_id, "check_name": check.slug, "title": check.title,
@@ -230,7 +229,7 @@ def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: 
         })
         assert table.last_rowid is not None
         row = table.get(table.last_rowid)
-    return _ruling(row), True
+    return store.ruling_record(row), True
 
 
 def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -239,26 +238,11 @@ def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return list(values.items())
 
 
-def _ruling(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored ruling as plain values (the log page and JSON)."""
-    return {"id": row["id"], "game": row["game_id"], "check": row["check_name"],
-            "title": row["title"], "outcome": row["outcome"], "created_at": row["created_at"],
-            "dispute": [list(p) for p in json.loads(row["dispute"] or "[]")],
-            "verdict": json.loads(row["verdict"])}
-
-
-def list_rulings(db: sqlite_utils.Database, game_id: int) -> list[dict[str, Any]]:
-    """The game's rulings, newest first."""
-    rows = db.table("rulings").rows_where("game_id = ?", [game_id], order_by="id desc",
-                                          limit=RULINGS_SHOWN)
-    return [_ruling(r) for r in rows]
-
-
 @bp.get("/games/<id:game_id>/rulings")
 def rulings(game_id: int) -> Any:
     """The rulings a game's table kept, newest first."""
     game = get_game_or_404(game_id)
-    kept = list_rulings(get_db(), game.id)
+    kept = store.list_rulings(get_db(), game.id)
     if wants_json():
         return jsonify({"game": game.id, "rulings": kept})
     table = read_table({}, game)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -588,3 +588,24 @@ def _touch(db: sqlite_utils.Database, game: GameRecord) -> None:
     # The version itself is bumped by the database's triggers on every changed row
     # (db.bump_versions_on_any_change), so no change can forget it.
     db.table("games").update(game.id, {"updated_at": now()})
+
+
+# -- the referee's rulings a table kept ------------------------------------
+
+#: The most rulings shown for one game.
+RULINGS_SHOWN = 200
+
+
+def ruling_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A kept ruling as plain values (the rulings log, the history page and JSON)."""
+    return {"id": row["id"], "game": row["game_id"], "check": row["check_name"],
+            "title": row["title"], "outcome": row["outcome"], "created_at": row["created_at"],
+            "dispute": [list(p) for p in json.loads(row["dispute"] or "[]")],
+            "verdict": json.loads(row["verdict"])}
+
+
+def list_rulings(db: sqlite_utils.Database, game_id: int) -> list[dict[str, Any]]:
+    """The game's rulings, newest first."""
+    rows = db.table("rulings").rows_where("game_id = ?", [game_id], order_by="id desc",
+                                          limit=RULINGS_SHOWN)
+    return [ruling_record(r) for r in rows]

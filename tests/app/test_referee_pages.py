@@ -616,6 +616,18 @@ def test_a_ruling_is_kept_once_and_listed_with_its_time(table, game_id):
                         article.select_one("time")["datetime"])
 
 
+def test_the_games_history_shows_the_rulings_kept(table, game_id):
+    history = table.client.get(f"/games/{game_id}/hands")
+    assert not table.page(history).select("#rulings")
+    ask(table, "challenge", game_challenge(game_id, save="1"), HTMX)
+    history = table.client.get(f"/games/{game_id}/hands")
+    section = table.page(history).select_one("#rulings")
+    assert section is not None
+    assert ("Ruling: Bob's Wild Draw 4 was illegal: Bob draws 4, then Cy plays"
+            in table.text(section))
+    assert section.select_one(f'a[href="/games/{game_id}/rulings"]')
+
+
 def test_without_javascript_saving_goes_to_the_log(table, game_id):
     saved = ask(table, "challenge", game_challenge(game_id, save="1"))
     assert saved.status_code == 303
