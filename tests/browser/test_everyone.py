@@ -27,6 +27,7 @@ def test_the_total_and_review_stay_in_view_while_tapping(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob", "Cy", "Dee"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
+    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height > 3 * 640  # three opponents: the page scrolls
     for y in range(0, height, 500):
@@ -42,6 +43,7 @@ def test_one_opponents_cards_fit_about_one_screen(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob", "Cy"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
+    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
     box = page.locator("#seat-1").bounding_box()
     # Ranks down and colors across, every cell a full tap target: about a screen and a fifth.
     assert box is not None and box["height"] <= 1.25 * 640
@@ -125,6 +127,7 @@ def test_focus_is_visible_on_the_picker_and_on_red_buttons(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
+    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
     page.locator("body").focus()
     for _ in range(30):
         page.keyboard.press("Tab")
@@ -143,6 +146,7 @@ def test_a_long_name_never_pushes_the_page_sideways(page: Page, where: str) -> N
     start_game(page, "classic", [LONG, "Bob" + LONG[:30], "Cy"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Cy", exact=True).click()
+    expect(page.get_by_role("heading", name="Hand 1: Cy went out")).to_be_visible()
     if where in ("review", "history"):
         page.locator("input[name='pts-0']").fill("12")
         page.locator("input[name='pts-1']").fill("3")
@@ -160,6 +164,7 @@ def test_the_standings_are_ranked_with_the_seat_order_kept(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob", "Cy"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Cy", exact=True).click()
+    expect(page.get_by_role("heading", name="Hand 1: Cy went out")).to_be_visible()
     page.locator("input[name='pts-0']").fill("5")
     page.locator("input[name='pts-1']").fill("10")
     page.get_by_role("button", name="Review hand").click()
@@ -173,6 +178,7 @@ def test_chips_carry_a_letter_besides_their_color(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
+    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
     tap_cards(page, 1, {"red-7": 1, "green-7": 1})
     page.get_by_role("button", name="Review hand").click()
     chips = page.locator(".chip").all_inner_texts()
