@@ -34,12 +34,14 @@ engine (setup.py), compiles single inheritance only.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Self
 
 from .actions import Action, ActionKind
 from .cards import Card, Color, Rank
 from .events import Event, EventKind, card_name
 from .jackpot import spin
+from .options import TableOptions
 from .specials import SpecialCards
 from .state import (
     CLASSIC_SECTIONS,
@@ -69,6 +71,21 @@ class Game(SpecialCards):
     """
 
     __slots__ = ()
+
+    @classmethod
+    def replay(cls, setup: Mapping[str, Any] | int, actions: Iterable[Action | str], *,
+               players: int | Sequence[str] | None = None,
+               options: TableOptions | None = None, dealer: int = 0) -> Self:
+        """The game reached from a start and a list of actions.
+
+        ``setup`` is :attr:`setup`, a :meth:`to_json` dict (its start is used, not
+        its current state) or, called on a variant, just a seed with ``players``.
+        Same start and same actions always give the same game.
+        """
+        game = cls._replay_start(setup, players=players, options=options, dealer=dealer)
+        for a in actions:
+            game.apply(a)
+        return game
 
     def apply(self, action: Action | str) -> list[Event]:
         """Apply a legal action and return what happened.

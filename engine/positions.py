@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Self, cast
 
 from .actions import Action
@@ -433,15 +433,10 @@ class Positions(GameState):
         return game
 
     @classmethod
-    def replay(cls, setup: Mapping[str, Any] | int, actions: Iterable[Action | str], *,
+    def _replay_start(cls, setup: Mapping[str, Any] | int, *,
                players: int | Sequence[str] | None = None,
                options: TableOptions | None = None, dealer: int = 0) -> Self:
-        """The game reached from a start and a list of actions.
-
-        ``setup`` is :attr:`setup`, a :meth:`to_json` dict (its start is used, not
-        its current state) or, called on a variant, just a seed with ``players``.
-        Same start and same actions always give the same game.
-        """
+        """The game a replay starts from (see :meth:`engine.game.Game.replay`)."""
         if isinstance(setup, int):
             if players is None or not cls.name:
                 raise SetupError("replay from a seed needs a variant class and the players")
@@ -461,8 +456,6 @@ class Positions(GameState):
                 game = variant.new(start["players"], seed=start.get("seed"), options=opts,
                                    dealer=start.get("dealer", 0), deck=start.get("deck"),
                                    rng=rng)
-        for a in actions:
-            game.apply(a)
         return game
 
 

@@ -510,11 +510,6 @@ class GameState:
 
     # -- the moves every rule is made of -----------------------------------------------
 
-    def apply(self, action: Action | str) -> list[Event]:
-        """Apply a legal action and return what happened (the turn machine,
-        :meth:`engine.game.Game.apply`; declared here for :meth:`replay`)."""
-        raise NotImplementedError("engine.game.Game applies actions")
-
     def _ev(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
             cards: tuple[Card, ...] = (), color: Color | None = None,
             target: int | None = None, note: str = "") -> None:
