@@ -281,10 +281,8 @@ def replay() -> Any:
         try:
             started = Replay(_position(table, request.form))
             started = Replay.parse(started.text)  # the engine sets it up, or refuses
-        except FormErrors as exc:
-            return _replay_refused(table, exc.errors, request.form)
-        except RefereeError as exc:
-            return _replay_refused(table, {"": _sentence(str(exc))}, request.form)
+        except (FormErrors, RefereeError) as exc:
+            return _replay_refused(table, _refusal(exc), request.form)
         if wants_json():
             return jsonify(_replay_dict(started, table))
         return redirect(_replay_url(started, table), 303)
@@ -295,10 +293,8 @@ def replay() -> Any:
         if len(text) > MAX_REPLAY:
             raise FormErrors({"p": "That replay link is far too long to be one of ours."})
         shown = Replay.parse(text)
-    except FormErrors as exc:
-        return _replay_refused(table, exc.errors, request.args)
-    except RefereeError as exc:
-        return _replay_refused(table, {"": _sentence(str(exc))}, request.args)
+    except (FormErrors, RefereeError) as exc:
+        return _replay_refused(table, _refusal(exc), request.args)
     if wants_json():
         return jsonify(_replay_dict(shown, table))
     game = shown.game()
@@ -392,6 +388,11 @@ def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str,
                            links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
                            here=url_for("referee.replay"), choices={})
     return html, status
+
+
+def _refusal(exc: FormErrors | RefereeError) -> dict[str, str]:
+    """What a refused replay says: the form's own errors, or the referee's sentence."""
+    return exc.errors if isinstance(exc, FormErrors) else {"": _sentence(str(exc))}
 
 
 def _replay_refused(table: Table, errors: Mapping[str, str], values: Mapping[str, Any]) -> Any:

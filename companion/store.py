@@ -270,7 +270,8 @@ def _load_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]],
 
 def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> list[GameRecord]:
     # Four queries whatever the number of games: no query per game or hand.
-    rows = [r for r in game_rows if _settings(r) is not None]
+    settings = {r["id"]: read for r in game_rows if (read := _settings(r)) is not None}
+    rows = [r for r in game_rows if r["id"] in settings]
     if not rows:
         return []
     ids = [r["id"] for r in rows]
@@ -286,10 +287,9 @@ def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> l
         hmarks = ",".join("?" * len(hand_ids))
         for row in db.table("holdings").rows_where(f"hand_id in ({hmarks})", hand_ids, order_by="seat"):
             holdings[row["hand_id"]].append(row)
-    settings = {r["id"]: _settings(r) for r in rows}
     hands: dict[int, list[Hand]] = {i: [] for i in ids}
     for h in hand_rows:
-        variant, _, options = settings[h["game_id"]]  # type: ignore[misc]
+        variant, _, options = settings[h["game_id"]]
         held: dict[int, Holding] = {}
         problem = None
         for row in holdings[h["id"]]:
@@ -302,7 +302,7 @@ def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> l
             Hand(h["id"], number, h["went_out"], held, h["created_at"], problem))
     games = []
     for r in rows:
-        variant, mode, options = settings[r["id"]]  # type: ignore[misc]
+        variant, mode, options = settings[r["id"]]
         games.append(GameRecord(
             id=r["id"], variant=variant, mode=mode, target=r["target"], options=options,
             players=tuple(players[r["id"]]), dealer=r["dealer"], play_on=bool(r["play_on"]),
