@@ -17,7 +17,7 @@ from .actions import (
 from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_text, parse_cards
 from .events import Event, EventKind, card_name
 from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
-from .jackpot import LeverOutcome, RuleDispenser
+from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
 from .options import TableOptions
 from .scoring import (
     PARTNER_TEAMS,
@@ -55,6 +55,7 @@ __all__ = [
     "HandResult",
     "HandScore",
     "IllegalActionError",
+    "LeverCall",
     "LeverOutcome",
     "NoPointsError",
     "NotYourTurnError",
@@ -74,6 +75,7 @@ __all__ = [
     "find_variant",
     "new_standings",
     "parse_cards",
+    "rule_card_shares",
     "score_game",
     "score_hand",
 ]

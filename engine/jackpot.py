@@ -4,6 +4,10 @@ The engine cannot carry out what players write on rule cards, so a dispensed
 card is announced (who must perform which text) and has no effect on the
 cards; see docs/rulings.md.
 
+:class:`LeverCall` says what a table does after a pull (or after a Jackpot is
+turned up first, R19), seat by seat and in words with the players' names: the
+app's lever shows it, and a game in play deals its rule cards by it.
+
 >>> import random
 >>> d = RuleDispenser.load(["Sing", "Hop"], random.Random(1))
 >>> sorted(d.dispense(random.Random(2), 2))
@@ -17,7 +21,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .chance import shuffle
@@ -63,6 +67,140 @@ def spin(rng: random.Random) -> LeverOutcome:
     return LEVER_OUTCOMES[rng.randrange(len(LEVER_OUTCOMES))]
 
 
+def seat_on_left(seat: int, players: int) -> int:
+    """The next seat clockwise, whatever the direction of play (R1)."""
+    return (seat + 1) % players
+
+
+def seat_on_right(seat: int, players: int) -> int:
+    """The next seat counter-clockwise, whatever the direction of play (R1)."""
+    return (seat - 1) % players
+
+
+@dataclass(frozen=True)
+class LeverCall:
+    """What the table does now: after a pull of the lever (R18), or after a Jackpot or
+    Wild Jackpot turned up as the first card (R19, ``opening`` names which).
+
+    ``direction`` is the direction of play (1 clockwise, -1 counter-clockwise); only
+    the order of "everyone" and who plays afterwards depend on it, never left and
+    right (R1). For "choose", the performer is known once ``chosen`` is.
+
+    >>> call = LeverCall(LeverOutcome.EVERYONE, puller=1, players=3)
+    >>> call.performers, call.next_seat
+    ((1, 2, 0), 2)
+    >>> call.say(["Ana", "Ben", "Cy"])
+    'Everyone gets a rule card, starting with Ben, then Cy, Ana.'
+    >>> LeverCall(LeverOutcome.LEFT, puller=2, players=3).say(["Ana", "Ben", "Cy"])
+    'Ana (on your left) performs a rule card.'
+    >>> first = LeverCall.first_card(wild=True, dealer=0, players=3)
+    >>> first.puller, first.choose(0).say(["Ana", "Ben", "Cy"])
+    (1, 'Ana performs a rule card.')
+    """
+
+    outcome: LeverOutcome
+    #: Who pulled the lever; for a first card, the player left of the dealer (R19).
+    puller: int
+    players: int
+    direction: int = 1
+    #: The seat the puller chose to perform (outcome "choose"), once chosen.
+    chosen: int | None = None
+    #: "jackpot" or "wild-jackpot" when the card turned up first did this (R19).
+    opening: str | None = None
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players:
+            raise ValueError("the lever needs at least two players")
+        if not 0 <= self.puller < self.players:
+            raise ValueError(f"there is no seat {self.puller + 1} at this table")
+        if self.direction not in (1, -1):
+            raise ValueError("the direction of play is 1 (clockwise) or -1")
+        if self.chosen is not None and not 0 <= self.chosen < self.players:
+            raise ValueError(f"there is no seat {self.chosen + 1} at this table")
+
+    @classmethod
+    def first_card(cls, *, wild: bool, dealer: int, players: int) -> LeverCall:
+        """A Jackpot (``wild``: a Wild Jackpot) turned up first: the player left of the
+        dealer chooses who performs a rule card, then plays first (R19)."""
+        return cls(LeverOutcome.CHOOSE, seat_on_left(dealer, players), players,
+                   opening="wild-jackpot" if wild else "jackpot")
+
+    def choose(self, seat: int) -> LeverCall:
+        """The puller's choice of who performs (outcome "choose" only)."""
+        if self.outcome is not LeverOutcome.CHOOSE:
+            raise ValueError("only the \"choose any player\" outcome lets the puller choose")
+        return replace(self, chosen=seat)
+
+    @property
+    def performers(self) -> tuple[int, ...]:
+        """The seats that are dealt a rule card and perform it, in that order (R18)."""
+        n, seat = self.players, self.puller
+        if self.outcome is LeverOutcome.LEFT:
+            return (seat_on_left(seat, n),)
+        if self.outcome is LeverOutcome.RIGHT:
+            return (seat_on_right(seat, n),)
+        if self.outcome is LeverOutcome.EVERYONE:
+            return tuple((seat + self.direction * k) % n for k in range(n))
+        if self.outcome is LeverOutcome.CHOOSE and self.chosen is not None:
+            return (self.chosen,)
+        return ()
+
+    @property
+    def awaits_choice(self) -> bool:
+        """True while the puller has still to choose who performs."""
+        return self.outcome is LeverOutcome.CHOOSE and self.chosen is None
+
+    @property
+    def next_seat(self) -> int | None:
+        """Who plays after the lever; None after a discard, where discarded Skips and
+        Reverses decide it (see docs/rulings.md)."""
+        if self.opening:
+            return self.puller  # R19: the player left of the dealer plays first
+        if self.outcome is LeverOutcome.DISCARD:
+            return None
+        return (self.puller + self.direction) % self.players
+
+    def say(self, names: Sequence[str]) -> str:
+        """What to do now, in one sentence with the players' names, said to the puller."""
+        if len(names) != self.players:
+            raise ValueError(f"{len(names)} names for {self.players} seats")
+        puller = names[self.puller]
+        outcome = self.outcome
+        if outcome is LeverOutcome.CHOOSE and self.chosen is None:
+            return f"{puller}, choose any player (yourself too) to perform a rule card."
+        if outcome is LeverOutcome.LEFT:
+            return f"{names[self.performers[0]]} (on your left) performs a rule card."
+        if outcome is LeverOutcome.RIGHT:
+            return f"{names[self.performers[0]]} (on your right) performs a rule card."
+        if outcome is LeverOutcome.EVERYONE:
+            first, *rest = (names[s] for s in self.performers)
+            return f"Everyone gets a rule card, starting with {first}, then {', '.join(rest)}."
+        if outcome is LeverOutcome.DISCARD:
+            return f"{puller}, discard up to one card of each color."
+        if outcome is LeverOutcome.DRAW4:
+            return f"{puller}, draw 4 cards."
+        return f"{names[self.performers[0]]} performs a rule card."
+
+    def then(self, names: Sequence[str]) -> str:
+        """What happens once the lever's action is done."""
+        if self.opening == "wild-jackpot":
+            return f"Then {names[self.puller]} names the color and plays first."
+        if self.opening:
+            return f"Then {names[self.puller]} plays first."
+        if self.next_seat is None:
+            return ("Each action card discarded hits the next player; the last card "
+                    "discarded sets the color. Then the next player plays.")
+        return f"Then {names[self.next_seat]} plays."
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The rulings behind this call (RULINGS.md numbers)."""
+        rulings = ["R19" if self.opening else "R18", "R17"]
+        if self.outcome in (LeverOutcome.LEFT, LeverOutcome.RIGHT):
+            rulings.append("R1")
+        return tuple(rulings)
+
+
 @dataclass
 class RuleDispenser:
     """The written rule cards: a shuffled stack in the unit and a used pile behind it (R17)."""
@@ -97,6 +235,17 @@ class RuleDispenser:
         self.used.extend(dealt)
         return dealt
 
+    def add(self, texts: Sequence[str], rng: random.Random) -> None:
+        """Newly written cards go into the unit, shuffled in with what it holds."""
+        self.loaded.extend(texts)
+        shuffle(self.loaded, rng)
+
+    def remove(self, texts: Sequence[str]) -> None:
+        """Cards taken away (torn up, rewritten as others) leave whichever pile holds them."""
+        gone = set(texts)
+        self.loaded = [t for t in self.loaded if t not in gone]
+        self.used = [t for t in self.used if t not in gone]
+
     def to_json(self) -> dict[str, Any]:
         """Plain values, for JSON."""
         return {"loaded": list(self.loaded), "used": list(self.used)}
@@ -107,6 +256,29 @@ class RuleDispenser:
         return cls(list(data["loaded"]), list(data["used"]))
 
 
-def default_rule_cards(names: Sequence[str], per_player: int) -> list[str]:
+#: The blank rule cards in the box (R16).
+RULE_CARDS = 8
+
+
+def rule_card_shares(players: int, cards: int = RULE_CARDS) -> tuple[int, ...]:
+    """How many rule cards each seat writes: ``cards // players`` each, the rest set
+    aside (R17). With more players than cards that share is none at all, which would
+    leave the unit empty: then the first ``cards`` seats write one each
+    (docs/rulings.md).
+
+    >>> rule_card_shares(3), rule_card_shares(10)
+    ((2, 2, 2), (1, 1, 1, 1, 1, 1, 1, 1, 0, 0))
+    """
+    if players < 1:
+        raise ValueError("rule cards are shared among at least one player")
+    each = cards // players
+    if each:
+        return (each,) * players
+    return tuple(1 if seat < cards else 0 for seat in range(players))
+
+
+def default_rule_cards(names: Sequence[str], cards: int = RULE_CARDS) -> list[str]:
     """Labels for unwritten rule cards: each player's share, numbered (R17)."""
-    return [f"rule card {k + 1} by {name}" for name in names for k in range(per_player)]
+    shares = rule_card_shares(len(names), cards)
+    return [f"rule card {k + 1} by {name}" for name, share in zip(names, shares)
+            for k in range(share)]

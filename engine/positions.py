@@ -260,8 +260,8 @@ class Positions(GameState):
     def _load_rules(self) -> None:
         if Rank.JACKPOT not in self.colored_counts:  # only wild-jackpot has a dispenser
             return
-        texts = list(self.options.rule_cards) or default_rule_cards(
-            self.players, 8 // self._n)  # R17: 8 cards shared equally, the rest set aside
+        # R17: the box's cards shared equally, the rest set aside (see rule_card_shares)
+        texts = list(self.options.rule_cards) or default_rule_cards(self.players)
         self._rules = RuleDispenser.load(texts, self._rng)
 
     # -- the deal and the first card -------------------------------------------------

@@ -220,12 +220,13 @@ def _setup(v: Variant) -> Section:
                  f"cards: the Wild Swap Hands card ({swap}) and blank cards ({blanks}).")]
     else:
         text.append(f"The deck has {len(v.deck())} cards.")
-    rule_cards: int = getattr(v, "rule_cards", 0)
+    rule_cards = v.rule_cards
     if rule_cards:
         text.append(f"The box also has {rule_cards} rule cards, which are never dealt. Share "
                     "them out equally and put any left over aside. Everyone writes a rule of "
                     "their own on each of theirs; then shuffle the written cards and load "
-                    "them into the Wild Jackpot machine.")
+                    "them into the Wild Jackpot machine. With more players than cards, "
+                    f"the first {_words(rule_cards)} players write one each.")
     if sheet.setup_note:
         text.append(sheet.setup_note)
     text += [(f"Pick a dealer and shuffle. The dealer gives each player {v.hand_size} cards, "

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .actions import Action
 from .cards import Card
 from .events import EventKind
-from .jackpot import LeverOutcome
+from .jackpot import LeverCall, LeverOutcome
 from .legality import Legality
 from .state import DIRECTION_WORDS, DRAW_OF, EFFECT_OF, WILD_JACKPOT, WILD_SWAP, Effect, Phase
 
@@ -105,12 +105,8 @@ class SpecialCards(Legality):
             return
         if outcome is LeverOutcome.DRAW4:
             self._draw_cards(seat, 4, "jackpot")
-        elif outcome is LeverOutcome.LEFT:  # R1: left is the next seat clockwise
-            self._perform(((seat + 1) % n,))
-        elif outcome is LeverOutcome.RIGHT:
-            self._perform(((seat - 1) % n,))
-        else:  # everyone, starting with the lever's player, in the direction of play
-            self._perform([(seat + self._direction * k) % n for k in range(n)])
+        else:  # left, right (R1: seats) or everyone (from the puller, in the direction of play)
+            self._perform(LeverCall(outcome, seat, n, self._direction).performers)
         self._turn(self._next(seat))
 
     def _can_discard(self, seat: int) -> bool:

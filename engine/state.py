@@ -238,6 +238,8 @@ class GameState:
     hand_size: ClassVar[int] = 7
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
+    #: Blank rule cards for a Wild Jackpot unit (R16, R17); 0: the variant has no unit.
+    rule_cards: ClassVar[int] = 0
     #: Points to win; None where the sheet has no points (R32).
     default_target: ClassVar[int | None] = 500
     #: Cards drawn for a missed UNO call (R6); 0 where no call is needed.

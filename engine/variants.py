@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from .cards import NUMBER_RANKS, Card, Color, Rank, card
 from .game import Game
+from .jackpot import RULE_CARDS
 from .options import TableOptions
 from .scoring import ScoringMode
 from .state import CLASSIC_SECTIONS
@@ -81,7 +82,7 @@ class WildJackpotGame(Game):
     wild_counts = {Rank.WILD: 2, Rank.WILD_DRAW4: 4, Rank.WILD_JACKPOT: 2}
     rank_points = {**_STANDARD_POINTS, Rank.JACKPOT: 40, Rank.WILD_JACKPOT: 50}  # R21
     #: Rule cards for the dispenser, never dealt (R16, R17).
-    rule_cards: ClassVar[int] = 8
+    rule_cards: ClassVar[int] = RULE_CARDS
     first_reverse_right_of_dealer = False  # R19: the dealer plays first
     two_player_reverse_skips = False  # R13
     sections = {
