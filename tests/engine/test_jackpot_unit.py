@@ -153,7 +153,7 @@ def test_r19_a_jackpot_turned_up_first_the_player_left_of_the_dealer_chooses_the
 
 
 def test_a_lever_call_refuses_seats_that_are_not_there():
-    for bad in (dict(puller=3), dict(puller=-1), dict(direction=0), dict(chosen=5)):
+    for bad in ({"puller": 3}, {"puller": -1}, {"direction": 0}, {"chosen": 5}):
         with pytest.raises(ValueError):
             LeverCall(**{"outcome": LeverOutcome.CHOOSE, "puller": 0, "players": 3, **bad})
     with pytest.raises(ValueError):
