@@ -4,7 +4,28 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
+
+
+class Taps:
+    """Taps on the screen, counted (scrolling is not a tap)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, target: Locator) -> None:
+        target.tap()
+        self.count += 1
+
+
+def seat(page: Page, field: str, name: str) -> Locator:
+    """A seat's button in one of the referee form's questions."""
+    return page.locator(f"#field-{field} label.tap").filter(has_text=re.compile(f"^{name}$"))
+
+
+def card_cell(page: Page, field: str, card: str) -> Locator:
+    """A card's cell on the card picker of one of the referee form's questions."""
+    return page.locator(f"#field-{field} .cell[data-card='{card}']")
 
 
 def start_game(page: Page, variant: str, names: list[str], target: str | None = None) -> None:

@@ -6,27 +6,11 @@ from __future__ import annotations
 
 import re
 
-from browser_steps import start_game
-from playwright.sync_api import Locator, Page, expect
+from browser_steps import Taps, seat, start_game
+from playwright.sync_api import Page, expect
 
 #: The goal: at most this many taps from the scoreboard to the answer of a challenge.
 TAP_GOAL = 10
-
-
-class Taps:
-    """Taps on the screen, counted (scrolling is not a tap)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, target: Locator) -> None:
-        target.tap()
-        self.count += 1
-
-
-def seat(page: Page, field: str, name: str) -> Locator:
-    """A seat's button in one of the form's questions."""
-    return page.locator(f"#field-{field} label.tap").filter(has_text=re.compile(f"^{name}$"))
 
 
 def test_challenge_from_the_scoreboard_in_at_most_ten_taps(page: Page) -> None:
