@@ -127,6 +127,36 @@ def add_rulings(db: sqlite_utils.Database) -> None:
     db.table("rulings").create_index(["game_id"])
     db.table("rulings").create_index(["submission"], unique=True)
 
+
+@migrations()
+def add_jackpot(db: sqlite_utils.Database) -> None:
+    """The Wild Jackpot unit of a game (companion/jackpot.py): the rule cards the table
+    wrote, each in its pile ("loaded" in the unit or "used" behind it) at its place, so
+    the dispenser goes on where it was after a reload, on another phone or a restart;
+    every pull of the lever, with the form's one-time key so that a pull sent twice
+    counts once; and which card went to whom (the text as it was when dealt)."""
+    db.table("rule_cards").create(
+        {"id": int, "game_id": int, "seat": int, "text": str, "pile": str, "place": int,
+         "created_at": str, "updated_at": str},
+        pk="id", foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "seat", "text", "pile", "place", "created_at"},
+    )
+    db.table("rule_cards").create_index(["game_id"])
+    db.table("spins").create(
+        {"id": int, "game_id": int, "puller": int, "outcome": str, "direction": int,
+         "opening": str, "chosen": int, "submission": str, "created_at": str},
+        pk="id", foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "puller", "outcome", "direction", "created_at"},
+    )
+    db.table("spins").create_index(["game_id", "id"])
+    db.table("spins").create_index(["submission"], unique=True)
+    db.table("spin_cards").create(
+        {"id": int, "spin_id": int, "turn": int, "seat": int, "card_id": int, "text": str},
+        pk="id", foreign_keys=[("spin_id", "spins", "id")],
+        not_null={"spin_id", "turn", "seat", "text"},
+    )
+    db.table("spin_cards").create_index(["spin_id", "turn"], unique=True)
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

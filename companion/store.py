@@ -13,6 +13,7 @@ and write against that fresh state. Each change bumps the game's version.
 from __future__ import annotations
 
 import json
+import random
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
@@ -609,3 +610,166 @@ def list_rulings(db: sqlite_utils.Database, game_id: int) -> list[dict[str, Any]
     rows = db.table("rulings").rows_where("game_id = ?", [game_id], order_by="id desc",
                                           limit=RULINGS_SHOWN)
     return [ruling_record(r) for r in rows]
+
+
+# -- the Wild Jackpot unit (R17, R18): rule cards, the dispenser, the lever ------------
+
+#: The most pulls listed on a game's lever history.
+SPINS_SHOWN = 100
+
+
+@dataclass(frozen=True)
+class RuleCard:
+    """A rule card a player wrote, and where it is: in the unit or on the used pile."""
+
+    id: int
+    seat: int
+    text: str
+    loaded: bool
+
+
+@dataclass(frozen=True)
+class Spin:
+    """One pull of the lever (or a Jackpot turned up first), as recorded."""
+
+    id: int
+    call: engine.LeverCall
+    #: The rule cards dealt, in the order they are performed: (seat, text).
+    cards: tuple[tuple[int, str], ...]
+    created_at: str
+
+
+def rule_cards(db: sqlite_utils.Database, game_id: int) -> list[RuleCard]:
+    """The game's written rule cards, by writer's seat in the order written."""
+    rows = db.table("rule_cards").rows_where("game_id = ?", [game_id], order_by="seat, id")
+    return [RuleCard(r["id"], r["seat"], r["text"], r["pile"] == "loaded") for r in rows]
+
+
+def write_rule_cards(db: sqlite_utils.Database, game: GameRecord, seat: int,
+                     texts: list[str], rng: random.Random) -> None:
+    """Set the cards ``seat`` wrote to ``texts`` (inside :func:`changing`): a blank text
+    is a card not written (or torn up). New cards are shuffled into the unit, torn-up
+    ones leave their pile, rewritten ones stay where they are (docs/rulings.md)."""
+    mine = [c for c in rule_cards(db, game.id) if c.seat == seat]
+    unit = _dispenser(db, game.id)
+    stamp = now()
+    added: list[str] = []
+    removed: list[str] = []
+    table = db.table("rule_cards")
+    for k in range(max(len(mine), len(texts))):
+        old = mine[k] if k < len(mine) else None
+        text = texts[k] if k < len(texts) else ""
+        if old is not None and not text:
+            table.delete(old.id)
+            removed.append(str(old.id))
+        elif old is not None and text != old.text:
+            table.update(old.id, {"text": text, "updated_at": stamp})
+        elif old is None and text:
+            added.append(str(_inserted(table.insert({
+                "game_id": game.id, "seat": seat, "text": text, "pile": "loaded", "place": -1,
+                "created_at": stamp, "updated_at": stamp}))))
+    unit.remove(removed)
+    unit.add(added, rng)
+    _keep_dispenser(db, unit)
+
+
+def pull_lever(db: sqlite_utils.Database, game: GameRecord, call: engine.LeverCall,
+               rng: random.Random, submission: str | None) -> int:
+    """Record a pull whose outcome is decided (inside :func:`changing`), dealing the
+    rule cards it calls for; return its id."""
+    spin_id = _inserted(db.table("spins").insert({
+        "game_id": game.id, "puller": call.puller, "outcome": call.outcome.value,
+        "direction": call.direction, "opening": call.opening, "chosen": call.chosen,
+        "submission": submission, "created_at": now()}))
+    _deal(db, game.id, spin_id, call.performers, rng)
+    return spin_id
+
+
+def choose_performer(db: sqlite_utils.Database, game: GameRecord, spin: Spin, seat: int,
+                     rng: random.Random) -> None:
+    """The puller's choice for "choose any player" (inside :func:`changing`); the same
+    choice sent again changes nothing, another one is refused."""
+    if not spin.call.awaits_choice:
+        if spin.call.chosen == seat:
+            return
+        raise ConflictError("That choice was already made: nothing was changed.", game.id)
+    call = spin.call.choose(seat)
+    db.table("spins").update(spin.id, {"chosen": seat})
+    _deal(db, game.id, spin.id, call.performers, rng)
+
+
+def load_spin(db: sqlite_utils.Database, game: GameRecord, spin_id: int) -> Spin | None:
+    """One recorded pull of this game's lever."""
+    spins = _spins(db, game, "game_id = ? and id = ?", [game.id, spin_id])
+    return spins[0] if spins else None
+
+
+def spin_for_submission(db: sqlite_utils.Database, game: GameRecord, submission: str) -> int | None:
+    """The pull a form's one-time key made, if it made one."""
+    rows = db.table("spins").rows_where("game_id = ? and submission = ?", [game.id, submission],
+                                        select="id")
+    return next((int(r["id"]) for r in rows), None)
+
+
+def list_spins(db: sqlite_utils.Database, game: GameRecord) -> list[Spin]:
+    """The game's most recent pulls, newest first."""
+    return _spins(db, game, "game_id = ?", [game.id], limit=SPINS_SHOWN)
+
+
+def lever_counts(db: sqlite_utils.Database, game_id: int) -> dict[engine.LeverOutcome, int]:
+    """How often the lever stopped on each outcome in this game (first cards left out)."""
+    counts = dict.fromkeys(engine.LeverOutcome, 0)
+    for row in db.execute("select outcome, count(*) from spins where game_id = ? and opening "
+                          "is null group by outcome", [game_id]).fetchall():
+        counts[engine.LeverOutcome(row[0])] = row[1]
+    return counts
+
+
+def last_direction(db: sqlite_utils.Database, game_id: int) -> int:
+    """The direction of play the table gave with its last pull (clockwise at first)."""
+    rows = db.table("spins").rows_where("game_id = ?", [game_id], order_by="id desc", limit=1,
+                                        select="direction")
+    return next((int(r["direction"]) for r in rows), 1)
+
+
+def _spins(db: sqlite_utils.Database, game: GameRecord, where: str, args: list[Any],
+           limit: int | None = None) -> list[Spin]:
+    rows = list(db.table("spins").rows_where(where, args, order_by="id desc", limit=limit))
+    dealt: dict[int, list[tuple[int, str]]] = {r["id"]: [] for r in rows}
+    if rows:
+        marks = ",".join("?" * len(rows))
+        for c in db.table("spin_cards").rows_where(f"spin_id in ({marks})", list(dealt),
+                                                   order_by="spin_id, turn"):
+            dealt[c["spin_id"]].append((c["seat"], c["text"]))
+    return [Spin(r["id"], engine.LeverCall(
+        engine.LeverOutcome(r["outcome"]), r["puller"], len(game.players), r["direction"],
+        chosen=r["chosen"], opening=r["opening"]), tuple(dealt[r["id"]]), r["created_at"])
+        for r in rows]
+
+
+def _deal(db: sqlite_utils.Database, game_id: int, spin_id: int, seats: tuple[int, ...],
+          rng: random.Random) -> None:
+    """Deal one rule card to each of ``seats`` out of the game's unit (R17)."""
+    if not seats:
+        return
+    unit = _dispenser(db, game_id)
+    dealt = unit.dispense(rng, len(seats))
+    texts = {str(c.id): c.text for c in rule_cards(db, game_id)}
+    db.table("spin_cards").insert_all(
+        {"spin_id": spin_id, "turn": turn, "seat": seat, "card_id": int(card), "text": texts[card]}
+        for turn, (seat, card) in enumerate(zip(seats, dealt)))
+    _keep_dispenser(db, unit)
+
+
+def _dispenser(db: sqlite_utils.Database, game_id: int) -> engine.RuleDispenser:
+    """The unit as stored, holding card ids: each pile in its order."""
+    piles: dict[str, list[str]] = {"loaded": [], "used": []}
+    for r in db.table("rule_cards").rows_where("game_id = ?", [game_id], order_by="place, id"):
+        piles[r["pile"]].append(str(r["id"]))
+    return engine.RuleDispenser(piles["loaded"], piles["used"])
+
+
+def _keep_dispenser(db: sqlite_utils.Database, unit: engine.RuleDispenser) -> None:
+    for pile, ids in (("loaded", unit.loaded), ("used", unit.used)):
+        for place, card in enumerate(ids):
+            db.table("rule_cards").update(int(card), {"pile": pile, "place": place})

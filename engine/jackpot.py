@@ -19,8 +19,9 @@ app's lever shows it, and a game in play deals its rule cards by it.
 from __future__ import annotations
 
 import enum
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,6 +49,11 @@ class LeverOutcome(enum.Enum):
         """What the outcome asks, in plain words."""
         return _WORDS[self]
 
+    @property
+    def label(self) -> str:
+        """The outcome's name on the spinner, in a word or two."""
+        return _LABELS[self]
+
 
 _WORDS = {
     LeverOutcome.CHOOSE: "choose any player to perform a rule card",
@@ -58,6 +64,12 @@ _WORDS = {
     LeverOutcome.DRAW4: "draw 4 cards",
 }
 
+_LABELS = {
+    LeverOutcome.CHOOSE: "Choose", LeverOutcome.RIGHT: "Right", LeverOutcome.LEFT: "Left",
+    LeverOutcome.EVERYONE: "Everyone", LeverOutcome.DISCARD: "Discard",
+    LeverOutcome.DRAW4: "Draw 4",
+}
+
 #: In spinner order; a random spin picks one of these uniformly (R18).
 LEVER_OUTCOMES: tuple[LeverOutcome, ...] = tuple(LeverOutcome)
 
@@ -65,6 +77,27 @@ LEVER_OUTCOMES: tuple[LeverOutcome, ...] = tuple(LeverOutcome)
 def spin(rng: random.Random) -> LeverOutcome:
     """One pull of the lever: each outcome equally likely (R18)."""
     return LEVER_OUTCOMES[rng.randrange(len(LEVER_OUTCOMES))]
+
+
+def lever_fairness(counts: Mapping[LeverOutcome, int]) -> tuple[float, float]:
+    """Pearson's chi-square of the lever's counts against six equal chances, and the
+    probability that a fair lever lands at least that unevenly (5 degrees of freedom).
+
+    >>> even = dict.fromkeys(LEVER_OUTCOMES, 10)
+    >>> lever_fairness(even)
+    (0.0, 1.0)
+    >>> chi, p = lever_fairness({**even, LeverOutcome.DRAW4: 30}); round(chi, 1), round(p, 4)
+    (25.0, 0.0001)
+    """
+    total = sum(counts.get(o, 0) for o in LEVER_OUTCOMES)
+    if not total:
+        return 0.0, 1.0
+    expected = total / len(LEVER_OUTCOMES)
+    chi = sum((counts.get(o, 0) - expected) ** 2 / expected for o in LEVER_OUTCOMES)
+    # The chi-square tail for 5 degrees of freedom, in closed form.
+    tail = math.erfc(math.sqrt(chi / 2)) + math.sqrt(2 * chi / math.pi) * math.exp(-chi / 2) * (
+        1 + chi / 3)
+    return chi, min(1.0, tail)
 
 
 def seat_on_left(seat: int, players: int) -> int:

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from engine import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
-from engine.jackpot import LEVER_OUTCOMES, RULE_CARDS, default_rule_cards, spin
+from engine.jackpot import LEVER_OUTCOMES, RULE_CARDS, default_rule_cards, lever_fairness, spin
 
 # -- R17: sharing the cards out ---------------------------------------------------------
 
@@ -186,3 +186,16 @@ def test_the_fairness_test_catches_a_lever_that_favours_one_outcome_by_five_perc
     counts = Counter(LeverOutcome.DRAW4 if rng.random() < 0.05 else spin(rng)
                      for _ in range(SPINS))
     assert chi_square(counts, SPINS) > CHI_SQUARE_5_AT_0_001
+
+
+@pytest.mark.parametrize("chi, p", [(11.0705, 0.05), (15.0863, 0.01), (20.515, 0.001)])
+def test_the_lever_fairness_tail_matches_the_chi_square_table(chi, p):
+    # lever_fairness takes counts: build six counts whose chi-square is ``chi``.
+    expected = 600_000
+    counts = dict.fromkeys(LEVER_OUTCOMES, expected)
+    shift = round((chi * expected / 2) ** 0.5)
+    counts[LeverOutcome.DRAW4] += shift
+    counts[LeverOutcome.CHOOSE] -= shift
+    got_chi, got_p = lever_fairness(counts)
+    assert got_chi == pytest.approx(chi, rel=1e-3)
+    assert got_p == pytest.approx(p, rel=2e-2)
