@@ -92,7 +92,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     app.after_request(_protect)
 
-    from . import games, hands, referee, rules
+    from . import games, hands, jackpot, referee, rules
     from .labels import bdi, card_label, chips, names
 
     app.jinja_env.globals["card_label"] = card_label
@@ -105,6 +105,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(hands.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(jackpot.bp)
     return app
 
 

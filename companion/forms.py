@@ -197,6 +197,15 @@ def points_field(seat: int) -> str:
     return f"pts-{seat}"
 
 
+def parse_seat(raw: object, players: int) -> int | None:
+    """A seat from a form or query (0 is the first seat), or None for anything else."""
+    text = str(raw).strip() if raw is not None else ""
+    if not re.fullmatch(r"[0-9]{1,2}", text):
+        return None
+    seat = int(text)
+    return seat if seat < players else None
+
+
 def parse_went_out(game: GameRecord, raw: str | None) -> int:
     """The seat that went out, checked against the players still in."""
     errors: dict[str, str] = {}

@@ -1,0 +1,351 @@
+"""The Wild Jackpot unit on the phone: a game's rule cards (R17), its lever with every
+pull recorded (R18, and R19 for a Jackpot turned up first), and a spinner for any table.
+
+The engine says what a pull means (:class:`engine.LeverCall`: who performs, in what
+order, in words); this module draws the outcome from the operating system's random
+source, records it with the game, and shows it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+import engine
+from engine import LeverCall, LeverOutcome
+from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
+
+from . import store
+from .db import get_cache, get_db
+from .errors import row_id
+from .forms import FormErrors, clean_name, name_key, parse_seat
+from .games import get_game_or_404
+
+bp = Blueprint("jackpot", __name__)
+
+#: Every spin and every shuffle of the rule cards draws from the operating system's
+#: random source (os.urandom), which nobody at the table can predict or replay.
+#: Tests may set ``JACKPOT_RANDOM`` in the app's config to a seeded generator.
+OS_RANDOM = random.SystemRandom()
+
+#: The most characters a rule card holds (the printed card has room for a sentence).
+MAX_RULE = 160
+
+#: Outcome suggestions for tables short of ideas (our own words, R17 leaves it open).
+SUGGESTIONS = (
+    "Talk like a robot until your next turn.",
+    "Swap seats with the player of your choice.",
+    "Give one card from your hand to the player on your left.",
+    "Everyone else must clap once before they play, until your next turn.",
+    "Sing your next card's name instead of saying it.",
+    "Play your next card without looking at it first.",
+    "Name an animal for every card you hold.",
+    "Hold your cards behind your back until your next turn.",
+)
+
+DIRECTIONS = {"clockwise": 1, "counter-clockwise": -1}
+
+
+def lever_random() -> random.Random:
+    """The generator spins and shuffles draw from (the OS's, unless a test set one)."""
+    chosen = current_app.config.get("JACKPOT_RANDOM")
+    return chosen if isinstance(chosen, random.Random) else OS_RANDOM
+
+
+def jackpot_game_or_404(game_id: int) -> store.GameRecord:
+    """A game whose variant has a Wild Jackpot unit (the engine says which do)."""
+    game = get_game_or_404(game_id)
+    if not game.variant.rule_cards:
+        abort(404, description=f"{game.variant.title} has no Wild Jackpot unit.")
+    return game
+
+
+def _seat(values: Mapping[str, Any], name: str, players: int, label: str) -> int:
+    seat = parse_seat(values.get(name), players)
+    if seat is None:
+        raise FormErrors({name: f"Choose {label}."})
+    return seat
+
+
+def _direction(values: Mapping[str, Any]) -> int:
+    text = values.get("direction") or "clockwise"
+    if text not in DIRECTIONS:
+        raise FormErrors({"direction": "Play goes clockwise or counter-clockwise."})
+    return DIRECTIONS[text]
+
+
+def _submission(values: Mapping[str, Any]) -> str | None:
+    return (str(values.get("submission") or ""))[:64] or None
+
+
+# -- the lever of a game ----------------------------------------------------------------
+
+
+@bp.get("/games/<id:game_id>/jackpot")
+def lever(game_id: int) -> str:
+    """The lever: who pulls, the direction of play, and the first-card case."""
+    game = jackpot_game_or_404(game_id)
+    return _lever_page(game)
+
+
+@bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>")
+def spin_result(game_id: int, spin_id: int) -> str:
+    """One pull's result: what to do now, with the table's names."""
+    game = jackpot_game_or_404(game_id)
+    spin = store.load_spin(get_db(), game, spin_id)
+    if spin is None:
+        abort(404, description="This game has no such pull of the lever.")
+    return _lever_page(game, spin, fresh=request.args.get("new") == "1")
+
+
+@bp.post("/games/<id:game_id>/jackpot/spins")
+def pull(game_id: int) -> Response | tuple[str, int]:
+    """Pull the lever (or settle a Jackpot turned up first): decided here, recorded once."""
+    game = jackpot_game_or_404(game_id)
+    form, n = request.form, len(game.players)
+    opening = form.get("opening") or None
+    try:
+        if opening not in (None, "jackpot", "wild-jackpot"):
+            raise FormErrors({"opening": "A Jackpot or a Wild Jackpot can be turned up first."})
+        direction = _direction(form)
+        puller = None if opening else _seat(form, "puller", n, "who pulls the lever")
+    except FormErrors as exc:
+        return _lever_page(game, errors=exc.errors), 400
+    db, rng, submission = get_db(), lever_random(), _submission(form)
+    try:
+        with store.changing(db, game_id, submission=submission, cache=get_cache()) as game:
+            if opening:  # R19: the dealer of the hand being played is the next dealer
+                call = LeverCall.first_card(wild=opening == "wild-jackpot",
+                                            dealer=game.next_dealer, players=n)
+            else:
+                assert puller is not None
+                call = LeverCall(spin(rng), puller, n, direction)
+            spin_id = store.pull_lever(db, game, call, rng, submission)
+    except store.AlreadySaved:
+        # A double tap, a retry or Back-and-resend: show the pull that form made.
+        made = store.spin_for_submission(db, game, submission or "")
+        if made is None:
+            raise
+        return _show_spin(game, made, fresh=False)
+    return _show_spin(game, spin_id, fresh=True)
+
+
+@bp.post("/games/<id:game_id>/jackpot/spins/<id:spin_id>/choose")
+def choose(game_id: int, spin_id: int) -> Response | tuple[str, int]:
+    """The puller chooses who performs (the "choose any player" outcome, R18/R19)."""
+    game = jackpot_game_or_404(game_id)
+    db = get_db()
+    try:
+        seat = _seat(request.form, "seat", len(game.players), "who performs the rule card")
+    except FormErrors as exc:
+        spin = store.load_spin(db, game, spin_id)
+        if spin is None:
+            abort(404, description="This game has no such pull of the lever.")
+        return _lever_page(game, spin, errors=exc.errors), 400
+    with store.changing(db, game_id, cache=get_cache()) as game:
+        spin = store.load_spin(db, game, spin_id)
+        if spin is None:
+            abort(404, description="This game has no such pull of the lever.")
+        store.choose_performer(db, game, spin, seat, lever_random())
+    return _show_spin(game, spin_id, fresh=False)
+
+
+@bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<int:turn>")
+def reveal(game_id: int, spin_id: int, turn: int) -> str:
+    """A dealt rule card in large type, for the player the phone was passed to."""
+    game = jackpot_game_or_404(game_id)
+    spin = store.load_spin(get_db(), game, spin_id)
+    if spin is None or not 1 <= turn <= len(spin.cards):
+        abort(404, description="There is no such rule card in this pull.")
+    seat, text = spin.cards[turn - 1]
+    return render_template("jackpot_card.html", game=game, spin=spin, turn=turn, seat=seat,
+                           text=text, call_then=spin.call.then(game.players))
+
+
+def _show_spin(game: store.GameRecord, spin_id: int, *, fresh: bool) -> Response:
+    """After a write: to the pull's page (htmx swaps the result in and keeps the URL)."""
+    target = url_for("jackpot.spin_result", game_id=game.id, spin_id=spin_id)
+    if request.headers.get("HX-Request"):
+        fresh_game = get_game_or_404(game.id)
+        spin = store.load_spin(get_db(), fresh_game, spin_id)
+        response = current_app.make_response(_lever_page(fresh_game, spin, fresh=fresh))
+        response.headers["HX-Push-Url"] = target
+        return response
+    return redirect(target + ("?new=1" if fresh else ""), 303)
+
+
+def _lever_page(game: store.GameRecord, spin: store.Spin | None = None, *, fresh: bool = False,
+                errors: Mapping[str, str] | None = None) -> str:
+    db = get_db()
+    cards = store.rule_cards(db, game.id)
+    return render_template(
+        "jackpot.html", game=game, spin=spin, fresh=fresh, errors=errors or {},
+        wheel=wheel(), stop=_stop(spin), submission=secrets.token_urlsafe(16),
+        direction=store.last_direction(db, game.id), loaded=sum(c.loaded for c in cards),
+        written=len(cards), dealer=game.next_dealer)
+
+
+def _stop(spin: store.Spin | None) -> int | None:
+    """Where the wheel stops: the outcome's place on it (a first card spins no wheel)."""
+    if spin is None or spin.call.opening:
+        return None
+    return LEVER_OUTCOMES.index(spin.call.outcome)
+
+
+@bp.get("/games/<id:game_id>/jackpot/history")
+def history(game_id: int) -> str:
+    """Every pull of the game's lever, and a chart of how often each outcome came up."""
+    game = jackpot_game_or_404(game_id)
+    db = get_db()
+    counts = store.lever_counts(db, game.id)
+    chi, p = lever_fairness(counts)
+    return render_template("jackpot_history.html", game=game,
+                           spins=store.list_spins(db, game), chart=chart(counts), chi=chi, p=p,
+                           pulls=sum(counts.values()))
+
+
+# -- the rule cards ----------------------------------------------------------------------
+
+
+@bp.get("/games/<id:game_id>/jackpot/cards")
+def rule_cards(game_id: int) -> str:
+    """Who writes how many rule cards, how many are written, and what the unit holds."""
+    game = jackpot_game_or_404(game_id)
+    return _cards_page(game, parse_seat(request.args.get("saved"), len(game.players)))
+
+
+def _cards_page(game: store.GameRecord, saved: int | None = None) -> str:
+    cards = store.rule_cards(get_db(), game.id)
+    shares = engine.rule_card_shares(len(game.players), game.variant.rule_cards)
+    written = [sum(1 for c in cards if c.seat == s) for s in range(len(game.players))]
+    writers = [s for s, share in enumerate(shares) if share]
+    after = None
+    if saved is not None:  # the phone goes on to the next player with cards to write
+        later = [s for s in writers if s > saved and written[s] < shares[s]]
+        after = later[0] if later else None
+    return render_template(
+        "rule_cards.html", game=game, shares=shares, written=written, saved=saved,
+        next_writer=after, loaded=sum(c.loaded for c in cards), total=len(cards),
+        suggestions=SUGGESTIONS, set_aside=game.variant.rule_cards - sum(shares))
+
+
+@bp.route("/games/<id:game_id>/jackpot/cards/<int:seat>", methods=["GET", "POST"])
+def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
+    """One player writes (or rewrites) their share of the rule cards."""
+    game = jackpot_game_or_404(game_id)
+    shares = engine.rule_card_shares(len(game.players), game.variant.rule_cards)
+    if not 0 <= seat < len(game.players):
+        abort(404, description="There is no such seat at this table.")
+    share = shares[seat]
+    mine = [c.text for c in store.rule_cards(get_db(), game.id) if c.seat == seat]
+    if request.method == "GET":
+        return _write_page(game, seat, share, mine + [""] * (share - len(mine)))
+    texts = [clean_name(t) for t in request.form.getlist("card")]
+    errors = {}
+    if len(texts) > share:
+        errors["card"] = f"{game.players[seat]} writes {share} card{'s' if share != 1 else ''}."
+    elif any(len(t) > MAX_RULE for t in texts):
+        errors["card"] = f"A rule card holds at most {MAX_RULE} characters."
+    if errors:
+        return _write_page(game, seat, share, (texts + [""] * share)[:share], errors), 400
+    db = get_db()
+    with store.changing(db, game_id, cache=get_cache()) as game:
+        store.write_rule_cards(db, game, seat, texts, lever_random())
+    return redirect(url_for("jackpot.rule_cards", game_id=game_id, saved=seat), 303)
+
+
+def _write_page(game: store.GameRecord, seat: int, share: int, texts: Sequence[str],
+                errors: Mapping[str, str] | None = None) -> str:
+    return render_template("rule_cards_write.html", game=game, seat=seat, share=share,
+                           texts=texts, errors=errors or {}, suggestions=SUGGESTIONS,
+                           max_rule=MAX_RULE)
+
+
+# -- a spinner for any table -------------------------------------------------------------
+
+#: Players a standalone spinner seats (as many as any variant).
+MAX_SPINNER_SEATS = max(v.max_players for v in engine.VARIANTS)
+
+
+@bp.route("/jackpot", methods=["GET", "POST"])
+def spinner() -> str | tuple[str, int]:
+    """The lever for a table with no game here: names typed (or taken from a game); the
+    pull is decided the same way but not recorded."""
+    values = request.values
+    game_id = row_id(values.get("game"))
+    names: list[str]
+    if game_id and not values.get("players"):
+        names = list(get_game_or_404(game_id).players)
+    else:
+        names = [clean_name(n) for n in (values.get("players") or "").split(",")]
+        names = [n for n in names if n][:MAX_SPINNER_SEATS]
+    errors: dict[str, str] = {}
+    call = None
+    try:
+        if values.get("players") is not None or request.method == "POST":
+            if len(names) < 2:
+                raise FormErrors({"players": "Type at least two players' names, separated by "
+                                             "commas, in seat order (clockwise)."})
+            if len({name_key(n) for n in names}) < len(names):
+                raise FormErrors({"players": "Two players have the same name: tell them apart."})
+        if request.method == "POST":
+            call = LeverCall(spin(lever_random()), _seat(values, "puller", len(names),
+                             "who pulls the lever"), len(names), _direction(values))
+    except FormErrors as exc:
+        errors = exc.errors
+    html = render_template("spinner.html", names=names, call=call, errors=errors,
+                           seated=len(names) >= 2 and "players" not in errors,
+                           wheel=wheel(), stop=None if call is None else
+                           LEVER_OUTCOMES.index(call.outcome),
+                           direction=values.get("direction") or "clockwise", game_id=game_id)
+    return (html, 400) if errors else html
+
+
+# -- drawings ----------------------------------------------------------------------------
+
+#: The wheel's size in SVG units, and its radius.
+WHEEL_SIZE = 200
+_R = 96
+
+
+def wheel() -> list[dict[str, Any]]:
+    """The spinner's six wedges (outcome, SVG path, label position), the first at the top."""
+    wedges = []
+    step = 2 * math.pi / len(LEVER_OUTCOMES)
+    centre = WHEEL_SIZE / 2
+    for k, outcome in enumerate(LEVER_OUTCOMES):
+        start, end = (k - 0.5) * step, (k + 0.5) * step
+        x1, y1 = centre + _R * math.sin(start), centre - _R * math.cos(start)
+        x2, y2 = centre + _R * math.sin(end), centre - _R * math.cos(end)
+        lx, ly = centre + _R * 0.62 * math.sin(k * step), centre - _R * 0.62 * math.cos(k * step)
+        wedges.append({
+            "outcome": outcome, "index": k,
+            "path": f"M{centre:g},{centre:g} L{x1:.2f},{y1:.2f} A{_R},{_R} 0 0 1 {x2:.2f},{y2:.2f} Z",
+            "x": f"{lx:.2f}", "y": f"{ly:.2f}", "angle": round(k * 360 / len(LEVER_OUTCOMES)),
+        })
+    return wedges
+
+
+#: The chart's width in SVG units, the bars' height and the room for labels.
+CHART_WIDTH, BAR, LABEL = 320, 28, 90
+
+
+def chart(counts: Mapping[LeverOutcome, int]) -> dict[str, Any]:
+    """Horizontal bars of how often each outcome came up, and where a fair lever's
+    share (one in six) falls."""
+    total = sum(counts.values())
+    expected = total / len(LEVER_OUTCOMES)
+    room = CHART_WIDTH - LABEL - 40
+    top = max([expected, *counts.values()]) or 1
+    bars = [{"outcome": o, "count": counts.get(o, 0), "y": k * BAR,
+             "width": round(room * counts.get(o, 0) / top, 1)}
+            for k, o in enumerate(LEVER_OUTCOMES)]
+    return {"bars": bars, "width": CHART_WIDTH, "height": BAR * len(bars), "label": LABEL,
+            "expected": expected, "expected_x": round(LABEL + room * expected / top, 1),
+            "bar": BAR}
