@@ -126,6 +126,7 @@ def _scoreboard_page(game: store.GameRecord, *, restorable: int | None = None,
                      notice: str | None = None) -> str:
     # A variant with a Wild Jackpot unit gets its lever on the scoreboard (one tap a pull).
     lever = ({"direction": store.last_direction(get_db(), game.id),
+              "written": len(store.rule_cards(get_db(), game.id)),
               "submission": secrets.token_urlsafe(16)} if game.variant.rule_cards else None)
     return render_template("scoreboard.html", game=game, restorable=restorable, notice=notice,
                            submission=secrets.token_urlsafe(16), lever=lever)

@@ -497,3 +497,10 @@ class _always(random.Random):
     def randrange(self, *args, **kwargs):  # engine.jackpot.spin draws with randrange(6)
         from engine.jackpot import LEVER_OUTCOMES
         return LEVER_OUTCOMES.index(self.outcome)
+
+
+def test_a_new_wild_jackpot_game_asks_for_its_rule_cards_until_one_is_written(table, jp):
+    link = table.page(table.scoreboard(jp)).select_one("#write-rule-cards")
+    assert link["href"] == f"/games/{jp}/jackpot/cards"
+    write(table, jp, 0, "Sing")
+    assert table.page(table.scoreboard(jp)).select_one("#write-rule-cards") is None
