@@ -323,7 +323,8 @@ def wheel() -> list[dict[str, Any]]:
         start, end = (k - 0.5) * step, (k + 0.5) * step
         x1, y1 = centre + _R * math.sin(start), centre - _R * math.cos(start)
         x2, y2 = centre + _R * math.sin(end), centre - _R * math.cos(end)
-        lx, ly = centre + _R * 0.62 * math.sin(k * step), centre - _R * 0.62 * math.cos(k * step)
+        # Labels run across their wedge: this far out, the widest ("Everyone") fits in it.
+        lx, ly = centre + _R * 0.72 * math.sin(k * step), centre - _R * 0.72 * math.cos(k * step)
         wedges.append({
             "outcome": outcome, "index": k,
             "path": f"M{centre:g},{centre:g} L{x1:.2f},{y1:.2f} A{_R},{_R} 0 0 1 {x2:.2f},{y2:.2f} Z",

@@ -1,10 +1,21 @@
-"""Steps a person takes at the table, shared by the browser tests."""
+"""Steps a person takes at the table, and checks of what a page shows them, shared by
+the browser tests."""
 
 from __future__ import annotations
 
+import json
 import re
+from importlib.resources import files
 
 from playwright.sync_api import Locator, Page, expect
+
+#: axe-core, from the ``axe-playwright-python`` package (the test extra), which ships its
+#: minified source; it is evaluated in the page through Playwright, which the pages'
+#: Content-Security-Policy does not apply to.
+AXE = (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+
+#: The smallest tap target, in CSS pixels, both ways.
+MIN_TARGET = 44
 
 
 class Taps:
@@ -80,3 +91,29 @@ def totals(page: Page) -> list[str]:
     by_seat = {int(rows.nth(i).get_attribute("data-seat") or 0):
                rows.nth(i).locator("td.total").inner_text() for i in range(rows.count())}
     return [by_seat[seat] for seat in sorted(by_seat)]
+
+
+def violations(page: Page) -> list[str]:
+    """What axe finds on the page as it is now, one line per rule and element."""
+    page.wait_for_load_state()
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE)
+    result = page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)")
+    return [f"{v['id']} ({v['impact']}): {node['target']} {v['help']}"
+            for v in json.loads(result) for node in v["nodes"]]
+
+
+def assert_fits_phone(page: Page) -> None:
+    """No horizontal scroll, and every visible control is at least 44px in both directions."""
+    page.wait_for_load_state()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{page.url} scrolls sideways ({width}px)"
+    small = page.evaluate(f"""() => Array.from(document.querySelectorAll(
+            'button, a.button, .game-link, .cell, input[type=text], input[type=number], select, summary, .bar a'))
+        .filter(el => el.offsetParent !== null && getComputedStyle(el).opacity !== '0')
+        // a form's hidden default button (what Enter presses) is no tap target
+        .filter(el => el.getAttribute('aria-hidden') !== 'true')
+        .map(el => [el.textContent.trim().slice(0, 30) || el.name, el.getBoundingClientRect()])
+        .filter(([, r]) => r.height < {MIN_TARGET} - 0.5 || r.width < {MIN_TARGET} - 0.5)
+        .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
+    assert not small, f"touch targets under {MIN_TARGET}px on {page.url}: {small}"

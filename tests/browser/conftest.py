@@ -16,6 +16,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -74,9 +75,17 @@ def browser():
 
 
 @pytest.fixture()
-def live_app(tmp_path: Path):
+def app_config() -> dict[str, Any]:
+    """Settings added to the live app's: none here. A test module overrides this fixture
+    to give its app more (the Wild Jackpot's tests seed the lever's generator)."""
+    return {}
+
+
+@pytest.fixture()
+def live_app(tmp_path: Path, app_config: dict[str, Any]):
     """The app on a fresh database, served on a free port of 127.0.0.1."""
-    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite3"), "SECRET_KEY": "browser-tests"})
+    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite3"), "SECRET_KEY": "browser-tests",
+                      **app_config})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -1,31 +1,14 @@
 """axe-core on every page the app has, as a phone shows it, light and dark, with and
 without JavaScript: no violation of any rule axe checks (WCAG 2.x A and AA included).
 
-axe-core comes from the ``axe-playwright-python`` package (the test extra), which ships
-its minified source; it is evaluated in the page through Playwright, which the pages'
-Content-Security-Policy does not apply to.
+axe-core is evaluated in the page through Playwright (browser_steps.violations).
 """
 
 from __future__ import annotations
 
-import json
-from importlib.resources import files
-
 import pytest
-from browser_steps import start_game, tap_cards
+from browser_steps import start_game, tap_cards, violations
 from playwright.sync_api import Page
-
-AXE = (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
-
-
-def violations(page: Page) -> list[str]:
-    """What axe finds on the page as it is now, one line per rule and element."""
-    page.wait_for_load_state()
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE)
-    result = page.evaluate("async () => JSON.stringify((await axe.run(document)).violations)")
-    return [f"{v['id']} ({v['impact']}): {node['target']} {v['help']}"
-            for v in json.loads(result) for node in v["nodes"]]
 
 
 def every_page(page: Page) -> list[tuple[str, list[str]]]:

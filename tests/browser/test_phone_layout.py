@@ -5,26 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_steps import start_game, totals
+from browser_steps import assert_fits_phone, start_game, totals
 from playwright.sync_api import Page, expect
-
-MIN_TARGET = 44
-
-
-def assert_fits_phone(page: Page) -> None:
-    """No horizontal scroll, and every visible control is at least 44px in both directions."""
-    page.wait_for_load_state()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"{page.url} scrolls sideways ({width}px)"
-    small = page.evaluate(f"""() => Array.from(document.querySelectorAll(
-            'button, a.button, .game-link, .cell, input[type=text], input[type=number], select, summary, .bar a'))
-        .filter(el => el.offsetParent !== null && getComputedStyle(el).opacity !== '0')
-        // a form's hidden default button (what Enter presses) is no tap target
-        .filter(el => el.getAttribute('aria-hidden') !== 'true')
-        .map(el => [el.textContent.trim().slice(0, 30) || el.name, el.getBoundingClientRect()])
-        .filter(([, r]) => r.height < {MIN_TARGET} - 0.5 || r.width < {MIN_TARGET} - 0.5)
-        .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
-    assert not small, f"touch targets under {MIN_TARGET}px on {page.url}: {small}"
 
 
 @pytest.mark.parametrize("variant", ["classic", "wild-jackpot", "pizza-pizza", "star-wars"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from browser_steps import Taps, seat, start_game
+from browser_steps import Taps, seat, start_game, violations
 from playwright.sync_api import Page, expect
 
 #: The goal: at most this many taps from the scoreboard to the answer of a challenge.
@@ -94,8 +94,6 @@ def test_a_check_without_javascript(page_without_js: Page) -> None:
 
 
 def test_the_referee_pages_have_no_accessibility_violation(browser, base_url) -> None:
-    from test_accessibility import violations
-
     for scheme in ("light", "dark"):
         context = browser.new_context(viewport={"width": 360, "height": 640},
                                       base_url=base_url, color_scheme=scheme,
@@ -135,8 +133,6 @@ def test_the_referee_pages_have_no_accessibility_violation(browser, base_url) ->
 
 def test_the_referee_pages_without_the_apps_scripts_have_no_violation(browser, base_url) -> None:
     # As a phone without JavaScript renders them: typed card lists, full-page answers.
-    from test_accessibility import violations
-
     context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url)
     context.route("**/*.js", lambda route: route.abort())
     page = context.new_page()
