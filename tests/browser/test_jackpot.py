@@ -91,7 +91,7 @@ def test_rule_cards_go_round_the_table_and_a_pull_deals_them(page: Page) -> None
         box = link.bounding_box()
         assert box and box["height"] >= MIN_TARGET, f"{link.inner_text()}: {box}"
 
-    panel.get_by_role("link", name="Rule cards").tap()
+    panel.get_by_role("link", name="Write the rule cards").tap()
     expect(page.locator("#unit-state")).to_have_text("0 written; 0 in the unit, 0 used.")
     page.get_by_role("link", name="Write Ann's cards").tap()
     for name, texts in CARDS.items():
@@ -112,7 +112,8 @@ def test_rule_cards_go_round_the_table_and_a_pull_deals_them(page: Page) -> None
             following = NAMES[NAMES.index(name) + 1]
             expect(saved).to_contain_text(f"Pass the phone to {following}.")
             page.get_by_role("link", name=f"{following}: write my cards").tap()
-    expect(page.locator("#saved")).to_have_text("Cy's cards are saved.")
+    expect(page.locator("#saved")).to_have_text(
+        "Cy's cards are saved. Every rule card is written: the unit is loaded.")
     expect(page.locator("#unit-state")).to_have_text("6 written; 6 in the unit, 0 used.")
     expect(page.locator("#writers tbody td.num")).to_have_text(["2 of 2"] * 3)
 
@@ -272,7 +273,7 @@ def spinner_pages(page: Page, check: Check) -> None:
 def rule_card_pages(page: Page, check: Check) -> None:
     """The rule cards: who writes how many, a player writing, the phone passed on."""
     start_jackpot_game(page)
-    page.locator("#jackpot").get_by_role("link", name="Rule cards").tap()
+    page.locator("#jackpot").get_by_role("link", name="Rule cards", exact=True).tap()
     expect(page.locator("#writers")).to_be_visible()
     check("rule cards")
     page.get_by_role("link", name="Write Ann's cards").tap()
