@@ -133,8 +133,8 @@ def add_jackpot(db: sqlite_utils.Database) -> None:
     """The Wild Jackpot unit of a game (companion/jackpot.py): the rule cards the table
     wrote, each in its pile ("loaded" in the unit or "used" behind it) at its place, so
     the dispenser goes on where it was after a reload, on another phone or a restart;
-    every pull of the lever, with the form's one-time key so that a pull sent twice
-    counts once; and which card went to whom (the text as it was when dealt)."""
+    every pull of the lever (with the seats knocked out by then, as JSON), with the
+    form's one-time key so that a pull sent twice counts once; and which card went to whom (the text as it was when dealt)."""
     db.table("rule_cards").create(
         {"id": int, "game_id": int, "seat": int, "text": str, "pile": str, "place": int,
          "created_at": str, "updated_at": str},
@@ -144,7 +144,8 @@ def add_jackpot(db: sqlite_utils.Database) -> None:
     db.table("rule_cards").create_index(["game_id"])
     db.table("spins").create(
         {"id": int, "game_id": int, "puller": int, "outcome": str, "direction": int,
-         "opening": str, "chosen": int, "submission": str, "created_at": str},
+         "opening": str, "chosen": int, "out_seats": str, "submission": str,
+         "created_at": str},
         pk="id", foreign_keys=[("game_id", "games", "id")],
         not_null={"game_id", "puller", "outcome", "direction", "created_at"},
     )

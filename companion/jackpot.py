@@ -115,17 +115,20 @@ def pull(game_id: int) -> Response | tuple[str, int]:
             raise FormErrors({"opening": "A Jackpot or a Wild Jackpot can be turned up first."})
         direction = _direction(form)
         puller = None if opening else _seat(form, "puller", n, "who pulls the lever")
+        if puller in game.standings.eliminated:
+            raise FormErrors({"puller": f"{game.players[puller]} is out of the game."})
     except FormErrors as exc:
         return _lever_page(game, errors=exc.errors), 400
     db, rng, submission = get_db(), lever_random(), _submission(form)
     try:
         with store.changing(db, game_id, submission=submission, cache=get_cache()) as game:
+            out = frozenset(game.standings.eliminated)
             if opening:  # R19: the dealer of the hand being played is the next dealer
                 call = LeverCall.first_card(wild=opening == "wild-jackpot",
-                                            dealer=game.next_dealer, players=n)
+                                            dealer=game.next_dealer, players=n, out=out)
             else:
                 assert puller is not None
-                call = LeverCall(spin(rng), puller, n, direction)
+                call = LeverCall(spin(rng), puller, n, direction, out=out)
             spin_id = store.pull_lever(db, game, call, rng, submission)
     except store.AlreadySaved:
         # A double tap, a retry or Back-and-resend: show the pull that form made.
@@ -143,6 +146,8 @@ def choose(game_id: int, spin_id: int) -> Response | tuple[str, int]:
     db = get_db()
     try:
         seat = _seat(request.form, "seat", len(game.players), "who performs the rule card")
+        if seat in game.standings.eliminated:
+            raise FormErrors({"seat": f"{game.players[seat]} is out of the game."})
     except FormErrors as exc:
         spin = store.load_spin(db, game, spin_id)
         if spin is None:

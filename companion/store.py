@@ -680,7 +680,8 @@ def pull_lever(db: sqlite_utils.Database, game: GameRecord, call: engine.LeverCa
     spin_id = _inserted(db.table("spins").insert({
         "game_id": game.id, "puller": call.puller, "outcome": call.outcome.value,
         "direction": call.direction, "opening": call.opening, "chosen": call.chosen,
-        "submission": submission, "created_at": now()}))
+        "out_seats": json.dumps(sorted(call.out)), "submission": submission,
+        "created_at": now()}))
     _deal(db, game.id, spin_id, call.performers, rng)
     return spin_id
 
@@ -743,7 +744,8 @@ def _spins(db: sqlite_utils.Database, game: GameRecord, where: str, args: list[A
             dealt[c["spin_id"]].append((c["seat"], c["text"]))
     return [Spin(r["id"], engine.LeverCall(
         engine.LeverOutcome(r["outcome"]), r["puller"], len(game.players), r["direction"],
-        chosen=r["chosen"], opening=r["opening"]), tuple(dealt[r["id"]]), r["created_at"])
+        chosen=r["chosen"], opening=r["opening"], out=frozenset(json.loads(r["out_seats"] or "[]"))),
+        tuple(dealt[r["id"]]), r["created_at"])
         for r in rows]
 
 

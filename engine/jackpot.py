@@ -100,16 +100,6 @@ def lever_fairness(counts: Mapping[LeverOutcome, int]) -> tuple[float, float]:
     return chi, min(1.0, tail)
 
 
-def seat_on_left(seat: int, players: int) -> int:
-    """The next seat clockwise, whatever the direction of play (R1)."""
-    return (seat + 1) % players
-
-
-def seat_on_right(seat: int, players: int) -> int:
-    """The next seat counter-clockwise, whatever the direction of play (R1)."""
-    return (seat - 1) % players
-
-
 @dataclass(frozen=True)
 class LeverCall:
     """What the table does now: after a pull of the lever (R18), or after a Jackpot or
@@ -117,7 +107,9 @@ class LeverCall:
 
     ``direction`` is the direction of play (1 clockwise, -1 counter-clockwise); only
     the order of "everyone" and who plays afterwards depend on it, never left and
-    right (R1). For "choose", the performer is known once ``chosen`` is.
+    right (R1). For "choose", the performer is known once ``chosen`` is. Seats in
+    ``out`` (players knocked out of a Challenge UNO game) have left the table: the
+    neighbours and "everyone" pass them by.
 
     >>> call = LeverCall(LeverOutcome.EVERYONE, puller=1, players=3)
     >>> call.performers, call.next_seat
@@ -140,23 +132,37 @@ class LeverCall:
     chosen: int | None = None
     #: "jackpot" or "wild-jackpot" when the card turned up first did this (R19).
     opening: str | None = None
+    #: Seats no longer playing (knocked out), which the lever passes by.
+    out: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players:
+        if self.players - len(self.out) < 2 or any(not 0 <= s < self.players for s in self.out):
             raise ValueError("the lever needs at least two players")
-        if not 0 <= self.puller < self.players:
-            raise ValueError(f"there is no seat {self.puller + 1} at this table")
+        for seat in (self.puller, self.chosen):
+            if seat is not None and not 0 <= seat < self.players:
+                raise ValueError(f"there is no seat {seat + 1} at this table")
+            if seat in self.out:
+                raise ValueError(f"seat {seat + 1} is out of the game")
         if self.direction not in (1, -1):
             raise ValueError("the direction of play is 1 (clockwise) or -1")
-        if self.chosen is not None and not 0 <= self.chosen < self.players:
-            raise ValueError(f"there is no seat {self.chosen + 1} at this table")
 
     @classmethod
-    def first_card(cls, *, wild: bool, dealer: int, players: int) -> LeverCall:
+    def first_card(cls, *, wild: bool, dealer: int, players: int,
+                   out: frozenset[int] = frozenset()) -> LeverCall:
         """A Jackpot (``wild``: a Wild Jackpot) turned up first: the player left of the
         dealer chooses who performs a rule card, then plays first (R19)."""
-        return cls(LeverOutcome.CHOOSE, seat_on_left(dealer, players), players,
-                   opening="wild-jackpot" if wild else "jackpot")
+        chooser = (dealer + 1) % players  # R1: left is the next seat clockwise
+        while chooser in out:
+            chooser = (chooser + 1) % players
+        return cls(LeverOutcome.CHOOSE, chooser, players,
+                   opening="wild-jackpot" if wild else "jackpot", out=out)
+
+    def _step(self, seat: int, step: int) -> int:
+        """The next seat still playing from ``seat``, clockwise (1) or not (-1)."""
+        seat = (seat + step) % self.players
+        while seat in self.out:
+            seat = (seat + step) % self.players
+        return seat
 
     def choose(self, seat: int) -> LeverCall:
         """The puller's choice of who performs (outcome "choose" only)."""
@@ -167,13 +173,16 @@ class LeverCall:
     @property
     def performers(self) -> tuple[int, ...]:
         """The seats that are dealt a rule card and perform it, in that order (R18)."""
-        n, seat = self.players, self.puller
-        if self.outcome is LeverOutcome.LEFT:
-            return (seat_on_left(seat, n),)
+        seat = self.puller
+        if self.outcome is LeverOutcome.LEFT:  # R1: the seats, not the direction of play
+            return (self._step(seat, 1),)
         if self.outcome is LeverOutcome.RIGHT:
-            return (seat_on_right(seat, n),)
+            return (self._step(seat, -1),)
         if self.outcome is LeverOutcome.EVERYONE:
-            return tuple((seat + self.direction * k) % n for k in range(n))
+            order = [seat]
+            while len(order) < self.players - len(self.out):
+                order.append(self._step(order[-1], self.direction))
+            return tuple(order)
         if self.outcome is LeverOutcome.CHOOSE and self.chosen is not None:
             return (self.chosen,)
         return ()
@@ -191,7 +200,7 @@ class LeverCall:
             return self.puller  # R19: the player left of the dealer plays first
         if self.outcome is LeverOutcome.DISCARD:
             return None
-        return (self.puller + self.direction) % self.players
+        return self._step(self.puller, self.direction)
 
     def say(self, names: Sequence[str]) -> str:
         """What to do now, in one sentence with the players' names, said to the puller."""

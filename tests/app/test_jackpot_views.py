@@ -504,3 +504,23 @@ def test_a_new_wild_jackpot_game_asks_for_its_rule_cards_until_one_is_written(ta
     assert link["href"] == f"/games/{jp}/jackpot/cards"
     write(table, jp, 0, "Sing")
     assert table.page(table.scoreboard(jp)).select_one("#write-rule-cards") is None
+
+
+def test_a_player_knocked_out_of_a_challenge_game_has_left_the_lever_too(table, seeded):
+    game = table.create_game(["Ana", "Ben", "Cy", "Dee"], variant="wild-jackpot",
+                             mode="challenge", target="100")
+    table.record(game, out=0, held={1: 120, 2: 5, 3: 5})  # Ben reaches 100: out
+    page = table.page(table.scoreboard(game))
+    assert [table.text(b) for b in page.select("#jackpot button[name=puller]")] == [
+        "Ana pulls", "Cy pulls", "Dee pulls"]
+    refused = pull(table, game, 1)
+    assert refused.status_code == 400 and "Ben is out of the game" in table.text(refused)
+    table.app.config["JACKPOT_RANDOM"] = _always(LeverOutcome.LEFT)
+    page = table.client.get(pull(table, game, 0).headers["Location"])
+    assert outcome_line(table, page) == "Cy (on your left) performs a rule card."
+    table.app.config["JACKPOT_RANDOM"] = _always(LeverOutcome.CHOOSE)
+    sid = spin_id(pull(table, game, 0))
+    page = table.page(table.client.get(f"/games/{game}/jackpot/spins/{sid}"))
+    assert [table.text(b) for b in page.select(".choose-form button")] == ["Ana", "Cy", "Dee"]
+    assert table.post(f"/games/{game}/jackpot/spins/{sid}/choose",
+                      {"seat": "1"}).status_code == 400

@@ -199,3 +199,18 @@ def test_the_lever_fairness_tail_matches_the_chi_square_table(chi, p):
     got_chi, got_p = lever_fairness(counts)
     assert got_chi == pytest.approx(chi, rel=1e-3)
     assert got_p == pytest.approx(p, rel=2e-2)
+
+
+def test_players_knocked_out_have_left_the_table_and_the_lever_passes_them_by():
+    out = frozenset({1, 3})  # a Challenge UNO game: Ben and Dee are out
+    names = ["Ana", "Ben", "Cy", "Dee", "Eve"]
+    assert LeverCall(LeverOutcome.LEFT, 0, 5, out=out).say(names) == (
+        "Cy (on your left) performs a rule card.")
+    assert LeverCall(LeverOutcome.RIGHT, 0, 5, out=out).performers == (4,)
+    assert LeverCall(LeverOutcome.EVERYONE, 2, 5, -1, out=out).performers == (2, 0, 4)
+    assert LeverCall(LeverOutcome.DRAW4, 4, 5, out=out).next_seat == 0
+    assert LeverCall.first_card(wild=False, dealer=0, players=5, out=out).puller == 2
+    for bad in ({"puller": 1}, {"chosen": 3}, {"out": frozenset({1, 2, 3, 4})}):
+        with pytest.raises(ValueError):
+            LeverCall(**{"outcome": LeverOutcome.CHOOSE, "puller": 0, "players": 5,
+                         "out": out, **bad})
