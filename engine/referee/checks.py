@@ -206,9 +206,9 @@ def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef
                   avoid=[w])
     tops = [top_card] if top_card is not None else _tops(base, w)
     scene = replace(base, discard=(tops[0],))
-    scene = scene.then(_legal_plays(t, scene, scene.build(), w, named_color, None)[0])
-    _, events = scene.run()
-    v = _challenge_tops(scene, by, tops, w, since=_since_play(events))
+    game = scene.build()
+    play = _legal_plays(t, scene, game, w, named_color, None)[0]
+    v = _challenge_tops(scene.then(play), by, tops, w, since=_since_play(game.apply(play)))
     return replace(v, color=named_color if named is not None else None)
 
 

@@ -5,8 +5,9 @@ round by round. Where the answer hangs on an unknown, each way it can turn out i
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import (
@@ -22,7 +23,7 @@ from .. import (
     Phase,
     card_name,
 )
-from .scene import _neutral_order, _Scene, _Table
+from .scene import _neutral_order, _rule_hooks, _Scene, _Table
 from .verdict import BadCountError, Case, RefereeError, Verdict
 from .wording import (
     _article,
@@ -190,36 +191,70 @@ def _challenge_leaf(t: _Table, game: Game, events: Sequence[Event], *, sizes: bo
     return _leaf(t, game, events, lead, clauses=said, guilty=guilty, sizes=sizes)
 
 
-def _challenged(scene: _Scene, accused: int, *, since: int, sizes: bool = False) -> Verdict:
-    """The challenge, played out for every kind of hand the accused may hold."""
+def _challenged(scene: _Scene, accused: int, *, since: int, sizes: bool = False,
+                played: tuple[Game, list[Event]] | None = None) -> Verdict:
+    """The challenge, played out for every kind of hand the accused may hold. ``played``:
+    ``scene`` already run, where the caller has it."""
     t = scene.table
-    hand = scene.hands[accused]
-    game, events = scene.run()
-    if hand.unknown <= 0:
+    game, events = played or scene.run()
+    test = _bluff_test(scene, accused)
+    if test.guilty is not None:
         return _challenge_leaf(t, game, events[since:], sizes=sizes)
-    # Which single card, held beside the known ones, makes the draw wild illegal?
-    universe = sorted(scene.remaining(), key=_neutral_order(t, frozenset()).__getitem__)
-    bluffs: list[Card] = []
-    for c in universe:
-        g, ev = scene.with_hand(accused, [c], size=len(hand.known) + 1).run()
-        if _guilt(ev):
-            bluffs.append(c)
-    if not bluffs or len(bluffs) == len(universe):
-        return _challenge_leaf(t, game, events[since:], sizes=sizes)
-    guilty_scene = scene.with_hand(accused, [bluffs[0]])
-    g, ev = guilty_scene.run()
+    g, ev = scene.with_hand(accused, [test.bluffs[0]]).run()
     guilty = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     try:
-        g, ev = scene.with_hand(accused, deny=frozenset(bluffs)).run()
+        g, ev = scene.with_hand(accused, deny=frozenset(test.bluffs)).run()
     except BadCountError:  # every card left would make it a bluff
         return guilty
     innocent = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     who = t.name(accused)
-    held = _describe(bluffs, universe)
     return _depends(t, events[since:_first(events, EventKind.CHALLENGE, since)],
-                    f"whether {who} holds {held}",
-                    [Case(f"{who} holds {held}", guilty),
+                    f"whether {who} holds {test.held}",
+                    [Case(f"{who} holds {test.held}", guilty),
                      Case(f"{who} holds none of these", innocent)])
+
+
+def _universe(left: Counter[Card], t: _Table) -> list[Card]:
+    """Each card of ``left`` once, in the filler's order: what an unknown card may be."""
+    return sorted(left, key=_neutral_order(t, frozenset()).__getitem__)
+
+
+@dataclass(frozen=True)
+class _BluffTest:
+    """What the engine's challenge test says of a draw wild: a bluff or not (``guilty``),
+    or, where the player's hand is not known, a bluff if they hold one of ``bluffs``
+    (``held`` says which, as the verdict words it)."""
+
+    guilty: bool | None
+    held: str = ""
+    bluffs: tuple[Card, ...] = field(default=(), compare=False)
+
+
+def _bluff_test(scene: _Scene, accused: int,
+                universe: Sequence[Card] | None = None) -> _BluffTest:
+    """The challenge test, for the draw wild the accused plays first in ``scene``.
+    ``universe``: each card the deck still holds there, where the caller has them.
+
+    It is the engine's own, the variant's ``bluffed`` hook, asked as playing the wild asks
+    it (of the hand after the play, the color in play and the card under it): the same
+    answer as playing out a game for each card the hand may hold, at a fraction of the cost.
+    """
+    play = scene.prelude[0]
+    assert play.kind is ActionKind.PLAY and play.card is not None and scene.to_act == accused
+    rest = list(scene.hands[accused].known)
+    rest.remove(play.card)
+    top = scene.discard[-1]
+    color = scene.color if scene.color is not None else top.color  # as from_position has it
+    hooks = _rule_hooks(scene.table)
+    if scene.hands[accused].unknown <= 0:
+        return _BluffTest(hooks.bluffed(rest, color, top))
+    # Which single card, held beside the known ones, makes the draw wild illegal?
+    if universe is None:
+        universe = _universe(scene.remaining(), scene.table)
+    bluffs = tuple(c for c in universe if hooks.bluffed([*rest, c], color, top))
+    if not bluffs or len(bluffs) == len(universe):
+        return _BluffTest(bool(bluffs))
+    return _BluffTest(None, _describe(bluffs, universe), bluffs)
 
 
 def _challenge_case(scene: _Scene, game: Game, accused: int, *, since: int,
@@ -249,20 +284,24 @@ def _tops(scene: _Scene, wild: Card) -> list[Card]:
 def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Card, *,
                     since: int, sizes: bool = False) -> Verdict:
     """The challenge of the draw wild played in ``scene``, for each card that may have been
-    under it; the cards that give the same verdict are one case."""
+    under it; the cards that give the same verdict are one case.
+
+    The card under the wild counts only in the engine's challenge test, so the cards the
+    test says the same of give the same verdict: each such group is played out once.
+    """
     t = scene.table
     found: dict[tuple[Any, ...], Verdict] = {}
     groups: dict[tuple[Any, ...], list[Card]] = {}
+    played: dict[_BluffTest, Verdict] = {}
+    free = replace(scene, discard=()).remaining()
+    cards = _universe(free, t)
     for top in tops:
         s = replace(scene, discard=(top,))
-        game, _ = s.run()
-        if game.phase is Phase.PENDING and game.is_legal(_CHALLENGE):
-            v = _challenged(s.then(_CHALLENGE), accused, since=since, sizes=sizes)
-        else:  # R31: no challenge in this variant; the draw is taken
-            v = _resolve(s.then(_ACCEPT) if game.phase is Phase.PENDING else s, since=since,
-                         sizes=sizes)
-            v = replace(v, outcome=f"Nobody can challenge a {card_name(wild)} in "
-                                   f"{t.variant.title}: {v.outcome}")
+        # The cards left with ``top`` on the pile: ``top`` itself only if it has a copy left.
+        test = _bluff_test(s, accused, [c for c in cards if c is not top or free[c] > 1])
+        v = played.get(test)
+        if v is None:
+            v = played[test] = _challenge_under(s, accused, wild, since=since, sizes=sizes)
         found.setdefault(_key(v), v)
         groups.setdefault(_key(v), []).append(top)
     if len(groups) == 1:
@@ -272,6 +311,21 @@ def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Car
              for k in ranked[:-1]]
     cases.append(Case("the card under it was any other card", found[ranked[-1]]))
     return _depends(t, (), f"which card was under the {card_name(wild)}", cases)
+
+
+def _challenge_under(scene: _Scene, accused: int, wild: Card, *, since: int,
+                     sizes: bool) -> Verdict:
+    """The challenge of the draw wild played in ``scene``, on the card under it there."""
+    game, events = scene.run()
+    if game.phase is Phase.PENDING and game.is_legal(_CHALLENGE):
+        events += game.apply(_CHALLENGE)
+        return _challenged(scene.then(_CHALLENGE), accused, since=since, sizes=sizes,
+                           played=(game, events))
+    # R31: no challenge in this variant; the draw is taken
+    v = _resolve(scene.then(_ACCEPT) if game.phase is Phase.PENDING else scene, since=since,
+                 sizes=sizes)
+    return replace(v, outcome=f"Nobody can challenge a {card_name(wild)} in "
+                              f"{scene.table.variant.title}: {v.outcome}")
 
 
 def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:

@@ -205,6 +205,13 @@ def _neutral_order(t: _Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, i
     return order
 
 
+@lru_cache(maxsize=64)
+def _rule_hooks(t: _Table) -> Game:
+    """A hand of this table's game, dealt once and never played: only the variant's rule
+    hooks (``bluffed``) are asked of it."""
+    return t.variant.new(list(t.names), options=t.options, seed=0)
+
+
 #: Filler cards left on the draw pile: more than any one dispute draws, few enough that
 #: setting a position up stays cheap (the rest of the deck is deeper in the discard pile).
 _DRAW_PILE = 40
