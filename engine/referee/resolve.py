@@ -342,8 +342,8 @@ def _droid(scene: _Scene, *, since: int, budget: _Budget) -> Verdict:
     """Walk the droid: forced lays are laid; a real choice, or a seat whose hand is unknown,
     splits the walk into cases."""
     t = scene.table
+    game, events = scene.run()
     while True:
-        game, events = scene.run()
         if not budget.spend():
             return Verdict("It depends on the cards laid for the droid: tell the referee the "
                            "cards laid so far", tuple(events[since:]), _cite(events[since:]),
@@ -356,8 +356,9 @@ def _droid(scene: _Scene, *, since: int, budget: _Budget) -> Verdict:
             return _leaf(t, game, events[since:])
         lays = [a for a in game.legal_actions() if a.kind is ActionKind.LAY]
         colors = list(dict.fromkeys(a.card.color for a in lays if a.card is not None))
-        if len(colors) == 1:
+        if len(colors) == 1:  # laid on the game as it stands: the same as setting it up again
             scene = scene.then(lays[0])
+            events += game.apply(lays[0])
             continue
         cases = []
         for color in colors:
