@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import url_for
@@ -78,9 +79,9 @@ class Table:
                 out.append((name, str(item)))
         return out
 
-    @property
+    @cached_property
     def deck(self) -> dict[Card, int]:
-        """Copies of each card in this table's deck."""
+        """Copies of each card in this table's deck (read once: a page asks it per check)."""
         return self.variant.deck_counts(self.options)
 
     def holds(self, text: str | None) -> bool:
@@ -468,13 +469,21 @@ def citation_path(variant: str, citation: str) -> str:
     """Where a citation is explained: the section of the variant's "Rules at hand" that
     gives that ruling (R10) or quotes that part of the sheet; the rules' top otherwise."""
     found = engine.find_variant(variant)
+    anchor = _citation_anchor(found.name, citation)
+    if anchor is not None:
+        return rule_url(found, anchor)
+    return url_for("rules.variant_rules", variant=found.name)
+
+
+@lru_cache(maxsize=1024)
+def _citation_anchor(variant: str, citation: str) -> str | None:
+    """The anchor of the section that explains ``citation`` (looked up once: an answer
+    cites a dozen times, and the rules never change while the app runs)."""
 
     def fit(section: Any) -> tuple[bool, bool, bool, bool]:
         # The section a ruling or sheet part belongs to first, before those that mention it.
         return (section.rulings[:1] == (citation,), citation in section.rulings,
                 section.sources[:1] == (citation,), citation in section.sources)
 
-    best = max(rulebook(found), key=fit)
-    if any(fit(best)):
-        return rule_url(found, best.anchor)
-    return url_for("rules.variant_rules", variant=found.name)
+    best = max(rulebook(variant), key=fit)
+    return best.anchor if any(fit(best)) else None
