@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Any
 from urllib.parse import quote, unquote
@@ -266,8 +267,8 @@ class Step:
 class Replay:
     """A position and the actions played from it; its text is the whole state, for a link.
 
-    Every step is the engine's: :meth:`game` replays the actions with
-    :meth:`Game.replay` from the position's setup; :meth:`undo` replays one fewer.
+    Every step is the engine's: :meth:`game` sets the position up and applies the actions
+    (as :meth:`Game.replay` does from the position's setup); :meth:`undo` replays one fewer.
 
     >>> r = Replay.parse("variant=classic;players=Ann,Bea;hands=red-7.red-2/blue-3.green-5;"
     ...                  "discard=red-5;draw=yellow-1.yellow-2")
@@ -303,24 +304,23 @@ class Replay:
         return replace(replay, actions=tuple(step.action for step in steps))
 
     def game(self) -> Game:
-        """The game after every action (the engine's :meth:`Game.replay`)."""
-        start = self.position.game()
-        try:
-            return Game.replay(start.setup, self.actions)
-        except (IllegalActionError, ValueError) as exc:
-            raise IllegalMoveError(str(exc), getattr(exc, "rule", "")) from None
+        """The game after every action: the position set up by the engine, then each action
+        applied (the game :meth:`Game.replay` gives from the position's setup, without
+        the two copies of the setup it makes)."""
+        game = self.position.game()
+        for text in self.actions:
+            with _refused():
+                game.apply(text)
+        return game
 
     def steps(self) -> tuple[Step, ...]:
         """Each action with its label and the events it gave."""
         game = self.position.game()
         out = []
         for text in self.actions:
-            try:
+            with _refused():
                 action = Action.parse(text)
-                label = _label(game, action)
-                out.append(Step(action.text, label, tuple(game.apply(action))))
-            except (IllegalActionError, ValueError) as exc:
-                raise IllegalMoveError(str(exc), getattr(exc, "rule", "")) from None
+                out.append(Step(action.text, _label(game, action), tuple(game.apply(action))))
         return tuple(out)
 
     def choices(self) -> tuple[Choice, ...]:
@@ -345,6 +345,15 @@ class Replay:
         if not self.actions:
             raise IllegalMoveError("nothing to undo: this is the position itself")
         return replace(self, actions=self.actions[:-1])
+
+
+@contextmanager
+def _refused() -> Iterator[None]:
+    """An action the engine refuses, as an :class:`IllegalMoveError` naming the rule."""
+    try:
+        yield
+    except (IllegalActionError, ValueError) as exc:
+        raise IllegalMoveError(str(exc), getattr(exc, "rule", "")) from None
 
 
 def _label(game: Game, a: Action) -> str:

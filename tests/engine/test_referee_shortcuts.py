@@ -1,4 +1,5 @@
-"""The referee's shortcuts give the verdicts of playing every case out.
+"""The referee's shortcuts give the verdicts of playing every case out, and a replay's
+game is the engine's replay.
 
 Where a challenge hangs on a hand nobody saw, the referee asks the engine's challenge
 test (the variant's ``bluffed`` hook) of each card the hand may hold, instead of playing
@@ -10,12 +11,14 @@ as a game of its own. The verdicts must be the same to the letter.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
-from engine import Action, ActionKind
-from engine.referee import can_play, challenge, resolve, whos_next
+import engine
+from engine import Action, ActionKind, Game
+from engine.referee import Position, Replay, can_play, challenge, resolve, whos_next
 from engine.referee.resolve import _BluffTest, _guilt
 from engine.referee.scene import _neutral_order, _Scene
 from engine.referee.wording import _describe
@@ -92,3 +95,20 @@ def test_the_long_way_is_the_one_the_referee_takes():
         patch.setattr(resolve, "_bluff_test", spy)
         challenge("pizza-pizza", S3, "Bea", 3, "red")
     assert len(set(calls)) > 10  # each card that may have been under the Wild Draw 2
+
+
+@pytest.mark.parametrize("variant", [v.name for v in engine.VARIANTS])
+def test_a_replay_plays_the_game_the_engine_replays(variant):
+    # Replay.game applies the actions to the position it sets up, rather than going
+    # through Game.replay and its copies of the setup: the same game, generator and all
+    # (a Wild Jackpot lever spins it).
+    rng = random.Random(7)
+    replay = Replay(Position.from_game(engine.find_variant(variant).new(S4, seed=1)))
+    for _ in range(40):
+        choices = replay.choices()
+        if not choices:
+            break
+        replay = replay.play(rng.choice(choices).action)
+    assert variant != "wild-jackpot" or "lever" in replay.actions  # the generator spun
+    start = replay.position.game()
+    assert replay.game().to_json() == Game.replay(start.setup, replay.actions).to_json()
