@@ -356,11 +356,28 @@ def _refused() -> Iterator[None]:
         raise IllegalMoveError(str(exc), getattr(exc, "rule", "")) from None
 
 
+#: How a button says an action of each kind: {who} takes it, {whom} it names, the {card}
+#: it moves; a play, a pass, a color and the lever are said in :func:`_label` itself.
+_SAID = {
+    ActionKind.DRAW: "{who} draws a card",
+    ActionKind.ACCEPT: "{who} takes the {pending} cards",
+    ActionKind.CHALLENGE: "{who} challenges the {top}",
+    ActionKind.UNO: "{who} calls UNO",
+    ActionKind.CATCH: "{who} catches {whom} not calling UNO",
+    ActionKind.GIVE: "{who} gives away {card}",
+    ActionKind.CHOOSE: "{who} chooses {whom}",
+    ActionKind.DISCARD: "{who} discards {card}",
+    ActionKind.DONE: "{who} stops discarding",
+    ActionKind.LAY: "{who} lays {card} for the droid",
+}
+
+
 def _label(game: Game, a: Action) -> str:
     """An action as a button says it: "Ann plays Wild and names blue"."""
     names = game.players
     actor = a.seat if a.seat is not None else game.to_act
     who = names[actor] if actor is not None else ""
+    whom = names[a.target] if a.target is not None else ""
     k = a.kind
     if k is ActionKind.PLAY or k is ActionKind.JUMP:
         assert a.card is not None
@@ -368,36 +385,20 @@ def _label(game: Game, a: Action) -> str:
         if a.color is not None:
             text += f" and names {a.color.value}"
         if a.target is not None:
-            text += f", swapping hands with {names[a.target]}"
+            text += f", swapping hands with {whom}"
         if a.uno:
             text += " and calls UNO"
         return text
-    if k is ActionKind.DRAW:
-        return f"{who} draws a card"
     if k is ActionKind.PASS:
         return f"{who} keeps the card" if game.phase is Phase.DRAWN else f"{who} passes"
-    if k is ActionKind.ACCEPT:
-        return f"{who} takes the {game.pending_draw} cards"
-    if k is ActionKind.CHALLENGE:
-        return f"{who} challenges the {card_name(game.top_card)}"
-    if k is ActionKind.UNO:
-        return f"{who} calls UNO"
-    if k is ActionKind.CATCH:
-        return f"{who} catches {names[a.target] if a.target is not None else ''} not calling UNO"
     if k is ActionKind.COLOR:
         text = f"{who} names {a.color.value if a.color else ''}"
-        return text + (f" and swaps hands with {names[a.target]}" if a.target is not None else "")
-    if k is ActionKind.GIVE:
-        return f"{who} gives away {card_name(a.card) if a.card else ''}"
+        return text + (f" and swaps hands with {whom}" if a.target is not None else "")
     if k is ActionKind.LEVER:
         return (f"{who} pulls the lever: {a.lever.words}" if a.lever is not None
                 else f"{who} pulls the lever")
-    if k is ActionKind.CHOOSE:
-        return f"{who} chooses {names[a.target] if a.target is not None else ''}"
-    if k is ActionKind.DISCARD:
-        return f"{who} discards {card_name(a.card) if a.card else ''}"
-    if k is ActionKind.DONE:
-        return f"{who} stops discarding"
-    if k is ActionKind.LAY:
-        return f"{who} lays {card_name(a.card) if a.card else ''} for the droid"
-    return a.text  # pragma: no cover - every kind is named above
+    said = _SAID.get(k)
+    if said is None:  # pragma: no cover - every kind is said above or in _SAID
+        return a.text
+    return said.format(who=who, whom=whom, card=card_name(a.card) if a.card else "",
+                       pending=game.pending_draw, top=card_name(game.top_card))
