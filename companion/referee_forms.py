@@ -287,6 +287,12 @@ _NAMED = Field("named", "color", "The color named with a wild", more=True,
 _TARGET = Field("target", "seat", "The player a swap named", more=True)
 _COUNTS = Field("counts", "hands", "How many cards each player held", more=True,
                 hint="Cards or only how many; anyone left out holds a deal's worth.")
+#: Direction, the card it went on, the color in play: asked together by most checks.
+_MOMENT = (_DIRECTION, _TOP, _COLOR)
+# The special cards' checks ask these up front.
+_NAMED_BY_PLAYER = Field("named", "color", "The color they named", blank="The color in play")
+_COUNTS_BEFORE = Field("counts", "hands", "How many cards each player held",
+                       hint="Before the play; anyone left out holds a deal's worth.")
 
 
 def _challenge(t: Table, f: dict[str, Any]) -> Verdict:
@@ -388,7 +394,7 @@ CHECKS: tuple[Check, ...] = (
     Check("next", "Who's next?", "Who plays after this card, and who draws?", (
         Field("turn", "seat", "Who played?", required="Tap who played the card."),
         Field("card", "card", "The card they played", required="Tap the card played."),
-        _DIRECTION, _TOP, _COLOR, _NAMED, _TARGET,
+        *_MOMENT, _NAMED, _TARGET,
         Field("lever", "lever", "What the Jackpot lever showed", more=True),
         _COUNTS,
     ), _whos_next),
@@ -399,7 +405,7 @@ CHECKS: tuple[Check, ...] = (
         Field("next_began", "flag", "The next player has begun their turn (played or drew)"),
         Field("card", "card", "Their next-to-last card, the one they played", more=True),
         Field("not_yet", "flag", "They have not played that card yet", more=True),
-        _DIRECTION, _TOP, _COLOR, _TARGET,
+        *_MOMENT, _TARGET,
     ), _uno),
     Check("end", "End of hand", "Who went out, who draws, and the points.", (
         Field("went_out", "seat", "Who went out?", required="Tap who went out."),
@@ -409,31 +415,26 @@ CHECKS: tuple[Check, ...] = (
         Field("drawn", "cards", "Cards drawn for a final draw card, top of the pile first",
               more=True),
         Field("mode", "mode", "How the game is scored", more=True),
-        _DIRECTION, _TOP, _COLOR, _NAMED,
+        *_MOMENT, _NAMED,
     ), _end),
     Check("special/wild-dip", "Wild Dip", "Wild Dip Into The Deck, step by step.", (
         Field("player", "seat", "Who played the Wild Dip?", required="Tap who played it."),
-        Field("named", "color", "The color they named", blank="The color in play"),
+        _NAMED_BY_PLAYER,
         Field("drawn", "card", "The card they drew"),
         Field("give", "card", "The card they gave the next player"),
         Field("hand", "hand", "Their hand before the play", more=True),
-        _DIRECTION, _TOP, _COLOR, _COUNTS,
+        *_MOMENT, _COUNTS,
     ), _wild_dip, card="wild-dip"),
     Check("special/swap-hands", "Swap Hands", "Wild Swap Hands: who ends up with what.", (
         Field("player", "seat", "Who played Swap Hands?", required="Tap who played it."),
         Field("swap_with", "seat", "Whom they swap with", blank="Not said yet"),
-        Field("named", "color", "The color they named", blank="The color in play"),
-        Field("counts", "hands", "How many cards each player held",
-              hint="Before the play; anyone left out holds a deal's worth."),
-        _DIRECTION, _TOP, _COLOR,
+        _NAMED_BY_PLAYER, _COUNTS_BEFORE, *_MOMENT,
     ), _swap_hands, card="wild-swap"),
     Check("special/seven-zero", "7-0", "A 7 or a 0 under the 7-0 house rule.", (
         Field("player", "seat", "Who played it?", required="Tap who played the card."),
         Field("card", "card", "The 7 or 0 they played", required="Tap the card played."),
         Field("swap_with", "seat", "Whom a 7 swaps with", blank="Not said yet"),
-        Field("counts", "hands", "How many cards each player held",
-              hint="Before the play; anyone left out holds a deal's worth."),
-        _DIRECTION, _TOP, _COLOR,
+        _COUNTS_BEFORE, *_MOMENT,
     ), _seven_zero),
     Check("special/jump-in", "Jump-in", "Can they jump in out of turn?", (
         Field("jumper", "seat", "Who jumps in?", required="Tap who jumps in."),
@@ -443,11 +444,11 @@ CHECKS: tuple[Check, ...] = (
     ), _jump_in),
     Check("special/droid", "Build a Droid", "Let's Build a Droid, round by round.", (
         Field("player", "seat", "Who played the Droid?", required="Tap who played it."),
-        Field("named", "color", "The color they named", blank="The color in play"),
+        _NAMED_BY_PLAYER,
         Field("hands", "hands", "What each player holds",
               hint="The Droid's player without the Droid; only how many where unknown."),
         Field("lays", "cards", "The cards laid so far, in order", more=True),
-        _DIRECTION, _TOP, _COLOR,
+        *_MOMENT,
     ), _droid, card="wild-droid"),
 )
 
