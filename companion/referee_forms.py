@@ -10,7 +10,7 @@ or a number is not a number.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -217,13 +217,15 @@ def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
     return value
 
 
-def read_fields(check: Check, table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
-    """Every field of ``check``, read; :class:`FormErrors` with each problem by field."""
+def read_fields(fields: Iterable[Field], table: Table, values: Mapping[str, Any], *,
+                seated: bool = True) -> dict[str, Any]:
+    """Every one of ``fields``, read; :class:`FormErrors` with each problem by field, and
+    the seats' where the fields need them (``seated``)."""
     errors: dict[str, str] = {}
-    if not table.seats and check.seated:
+    if not table.seats and seated:
         errors["seats"] = "Name the players first, in clockwise order."
     out: dict[str, Any] = {}
-    for f in check.fields:
+    for f in fields:
         try:
             out[f.name] = read_field(f, table, values)
         except FormErrors as exc:
