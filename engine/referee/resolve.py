@@ -96,7 +96,7 @@ def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget |
         return _leaf(t, after, shown, lead, clauses=said, end=_end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.DROID:
-        return _droid(scene, since=since, budget=budget)
+        return _droid(scene, since=since, budget=budget, played=(game, events))
     return _leaf(t, game, shown, lead, sizes=sizes)
 
 
@@ -338,11 +338,13 @@ def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
 # -- Let's Build a Droid (R36): walking the table round by round ----------------------------
 
 
-def _droid(scene: _Scene, *, since: int, budget: _Budget) -> Verdict:
+def _droid(scene: _Scene, *, since: int, budget: _Budget,
+           played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """Walk the droid: forced lays are laid; a real choice, or a seat whose hand is unknown,
-    splits the walk into cases."""
+    splits the walk into cases. ``played``: ``scene`` already run, where the caller has it
+    (it goes on from there)."""
     t = scene.table
-    game, events = scene.run()
+    game, events = played or scene.run()
     while True:
         if not budget.spend():
             return Verdict("It depends on the cards laid for the droid: tell the referee the "
@@ -364,8 +366,10 @@ def _droid(scene: _Scene, *, since: int, budget: _Budget) -> Verdict:
         for color in colors:
             a = next(x for x in lays if x.card is not None and x.card.color is color)
             assert color is not None
+            # The last color goes on with this game; the others set the position up again.
+            played = (game, [*events, *game.apply(a)]) if color is colors[-1] else None
             cases.append(Case(f"{t.name(seat)} lays {_article(color.value + ' card')}",
-                              _droid(scene.then(a), since=since, budget=budget)))
+                              _droid(scene.then(a), since=since, budget=budget, played=played)))
         return _depends(t, events[since:], f"which color {t.name(seat)} lays", cases)
 
 
@@ -412,11 +416,11 @@ def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int]
     stuck = frozenset(c for c, _ in t.deck if c.color is None or c.color is last)
     try:
         tried = scene.with_hand(seat, only=stuck)
-        _, ev = tried.run()
+        g, ev = tried.run()
         if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
             when = (f"{who} cannot lay a card that is not {last.value}" if last is not None
                     else f"{who} holds no colored card")
-            cases.append(Case(when, _droid(tried, since=since, budget=budget)))
+            cases.append(Case(when, _droid(tried, since=since, budget=budget, played=(g, ev))))
     except RefereeError:
         pass
     left = scene.remaining()
