@@ -254,7 +254,7 @@ def _bluff_test(scene: _Scene, accused: int,
     bluffs = tuple(c for c in universe if hooks.bluffed([*rest, c], color, top))
     if not bluffs or len(bluffs) == len(universe):
         return _BluffTest(bool(bluffs))
-    return _BluffTest(None, _describe(bluffs, universe), bluffs)
+    return _BluffTest(None, _describe(bluffs, tuple(universe)), bluffs)
 
 
 def _challenge_case(scene: _Scene, game: Game, accused: int, *, since: int,
@@ -307,7 +307,8 @@ def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Car
     if len(groups) == 1:
         return next(iter(found.values()))
     ranked = sorted(groups, key=lambda k: len(groups[k]))
-    cases = [Case(f"the card under it was {_describe(groups[k], tops)}", found[k])
+    cases = [Case(f"the card under it was {_describe(tuple(groups[k]), tuple(tops))}",
+                  found[k])
              for k in ranked[:-1]]
     cases.append(Case("the card under it was any other card", found[ranked[-1]]))
     return _depends(t, (), f"which card was under the {card_name(wild)}", cases)

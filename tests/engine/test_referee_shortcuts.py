@@ -54,7 +54,7 @@ def played_out(scene: _Scene, accused: int, universe: object = None) -> _BluffTe
                    if _guilt(challenged.with_hand(accused, [c], size=size).run()[1]))
     if not bluffs or len(bluffs) == len(every):
         return _OnItsOwn(bool(bluffs))
-    return _OnItsOwn(None, _describe(bluffs, every), bluffs)
+    return _OnItsOwn(None, _describe(bluffs, tuple(every)), bluffs)
 
 
 DISPUTES = [
