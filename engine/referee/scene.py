@@ -205,6 +205,13 @@ def _neutral_order(t: _Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, i
     return order
 
 
+@lru_cache(maxsize=256)
+def _filler_order(t: _Table, avoid: frozenset[Card]) -> tuple[Card, ...]:
+    """Each card of the deck once, in the order filler is taken (see :func:`_neutral_order`)."""
+    order = _neutral_order(t, avoid)
+    return tuple(sorted(order, key=order.__getitem__))
+
+
 @lru_cache(maxsize=64)
 def _rule_hooks(t: _Table) -> Game:
     """A hand of this table's game, dealt once and never played: only the variant's rule
@@ -263,8 +270,8 @@ class _Scene:
 
     def build(self) -> Game:
         t = self.table
-        order = _neutral_order(t, self.avoid)
-        pool = sorted(self.remaining().elements(), key=order.__getitem__)
+        left = self.remaining()
+        pool = [c for c in _filler_order(t, self.avoid) for _ in range(left[c])]
         hands: list[list[Card]] = [list(h.known) for h in self.hands]
         # Hands with strict limits are filled first, so they find the cards they need.
         for seat in sorted(range(t.n), key=lambda s: self.hands[s].only is None):
