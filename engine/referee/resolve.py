@@ -59,11 +59,12 @@ class _Budget:
 
 
 def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget | None = None,
-             sizes: bool = False) -> Verdict:
-    """Play ``scene`` and settle what follows: a pending draw, the lever, a droid..."""
+             sizes: bool = False, played: tuple[Game, list[Event]] | None = None) -> Verdict:
+    """Play ``scene`` and settle what follows: a pending draw, the lever, a droid...
+    ``played``: ``scene`` already run, where the caller has it."""
     t = scene.table
     budget = budget or _Budget()
-    game, events = scene.run()
+    game, events = played or scene.run()
     shown = events[since:]
     phase = game.phase
     seat = game.to_act
@@ -122,8 +123,7 @@ def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, 
     assert seat is not None
     victim = t.name(seat)
     n = game.pending_draw
-    cases = [Case(f"{victim} takes the {n} cards",
-                  _resolve(scene.then(_ACCEPT), since=since, lead=lead, sizes=sizes))]
+    cases: list[Case] = []
     choices = ["take the cards"]
     if game.is_legal(_CHALLENGE):
         accused = _last_player(events)
@@ -131,15 +131,19 @@ def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, 
         cases.append(Case(f"{victim} challenges",
                           _challenge_case(scene, game, accused, since=since, sizes=sizes)))
         choices.append("challenge")
-    stacks = _stack_cases(scene, game, seat, since=since, sizes=sizes)
+    stacks = _stack_cases(scene, seat, since=since, sizes=sizes)
     if stacks:
         cases.extend(stacks)
         choices.append("pass the draw on")
+    # Taking the cards goes on with this game, so it is played last (and said first).
+    taken = (game, [*events, *game.apply(_ACCEPT)])
+    cases.insert(0, Case(f"{victim} takes the {n} cards",
+                         _resolve(scene.then(_ACCEPT), since=since, lead=lead, sizes=sizes,
+                                  played=taken)))
     return _depends(t, events[since:], f"what {victim} does: {_or(choices)}", cases)
 
 
-def _stack_cases(scene: _Scene, game: Game, seat: int, *, since: int,
-                 sizes: bool) -> list[Case]:
+def _stack_cases(scene: _Scene, seat: int, *, since: int, sizes: bool) -> list[Case]:
     # House rules (stacking, progressive UNO): try each draw card the deck still holds in
     # the victim's hand; the engine says which may pass the draw on.
     t = scene.table
