@@ -443,7 +443,8 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
         caught = game.apply(catch)
         return _leaf(t, game, [*events, *caught], "yes", catchable=True, catchers=catchers,
                      until=until_name, penalty=penalty)
-    probe, _ = scene.run()
+    # The catch is tried on the game as played, unless the next turn was played on it.
+    probe = scene.run()[0] if next_began else game
     text = (f"Yes: {_or(list(catchers))} can catch {who} until {until_name} begins their turn "
             f"(plays or draws); a caught {who} draws {penalty}")
     return Verdict(text, tuple(events), _cite(events, _cite(probe.apply(catch))),
