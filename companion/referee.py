@@ -13,8 +13,9 @@ import secrets
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 import sqlite_utils
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
@@ -352,7 +353,21 @@ def _filled(position: Position, table: Table) -> Position:
 def _replay_url(r: Replay, table: Table) -> str:
     """The link that is this replay (the game's id kept, for the way back)."""
     query: dict[str, Any] = {"game": table.game.id} if table.game is not None else {}
-    return url_for("referee.replay", **query, p=r.text)
+    # As url_for would write ``p`` (its safe characters), but the position, the most of
+    # it and the same in every link on the page, is encoded once.
+    position = r.position.text
+    actions = r.text.removeprefix(position)
+    return (url_for("referee.replay", **query) + ("&p=" if query else "?p=")
+            + _quoted(position) + quote_plus(actions, safe=URL_SAFE))
+
+
+#: The characters url_for leaves as they are in a query (Werkzeug's choice).
+URL_SAFE = "!$'()*,/:;?@"
+
+
+@lru_cache(maxsize=256)
+def _quoted(text: str) -> str:
+    return quote_plus(text, safe=URL_SAFE)
 
 
 def _choices_of(r: Replay, table: Table) -> list[dict[str, str]]:
