@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -86,9 +87,10 @@ class Position:
         if self.drawn is not None:
             object.__setattr__(self, "drawn", canon([self.drawn])[0])
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """The compact text form: ``key=value`` fields joined by ``;``, defaults left out."""
+        """The compact text form: ``key=value`` fields joined by ``;``, defaults left out.
+        (Worked out once: a replay's page links its position a dozen times.)"""
         parts = [f"variant={self.variant}",
                  "players=" + ",".join(quote(p, safe="") for p in self.players),
                  "hands=" + "/".join(".".join(h) for h in self.hands),
