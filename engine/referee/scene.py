@@ -132,13 +132,19 @@ def _table(variant: VariantLike, seats: Sequence[str] | int,
     if not cls.min_players <= len(names) <= cls.max_players:
         raise ImpossibleSituationError(
             f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {len(names)}")
-    opts = options if options is not None else cls.default_options()
+    return _seated((cls, names, options if options is not None else cls.default_options()))
+
+
+@lru_cache(maxsize=256)
+def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> _Table:
+    """The table, its options checked and its deck counted once: a table asks dispute
+    after dispute, and the caches kept by table (see _neutral_order) stay warm."""
+    cls, names, options = table
     try:
-        cls.check_options(opts)
+        cls.check_options(options)
     except ValueError as exc:
         raise ImpossibleSituationError(str(exc)) from None
-    deck = tuple(cls.deck_counts(opts).items())
-    return _Table(cls, names, opts, deck)
+    return _Table(cls, names, options, tuple(cls.deck_counts(options).items()))
 
 
 def _direction(value: object) -> int:
