@@ -208,7 +208,9 @@ def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef
     scene = replace(base, discard=(tops[0],))
     game = scene.build()
     play = _legal_plays(t, scene, game, w, named_color, None)[0]
-    v = _challenge_tops(scene.then(play), by, tops, w, since=_since_play(game.apply(play)))
+    events = game.apply(play)
+    v = _challenge_tops(scene.then(play), by, tops, w, since=_since_play(events),
+                        played=(game, events))
     return replace(v, color=named_color if named is not None else None)
 
 

@@ -286,9 +286,11 @@ def _tops(scene: _Scene, wild: Card) -> list[Card]:
 
 
 def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Card, *,
-                    since: int, sizes: bool = False) -> Verdict:
+                    since: int, sizes: bool = False,
+                    played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge of the draw wild played in ``scene``, for each card that may have been
-    under it; the cards that give the same verdict are one case.
+    under it; the cards that give the same verdict are one case. ``played``: ``scene``
+    already run, with the first of ``tops`` under the wild, where the caller has it.
 
     The card under the wild counts only in the engine's challenge test, so the cards the
     test says the same of give the same verdict: each such group is played out once.
@@ -296,16 +298,17 @@ def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Car
     t = scene.table
     found: dict[tuple[Any, ...], Verdict] = {}
     groups: dict[tuple[Any, ...], list[Card]] = {}
-    played: dict[_BluffTest, Verdict] = {}
+    tested: dict[_BluffTest, Verdict] = {}
     free = replace(scene, discard=()).remaining()
     cards = _universe(free, t)
     for top in tops:
         s = replace(scene, discard=(top,))
         # The cards left with ``top`` on the pile: ``top`` itself only if it has a copy left.
         test = _bluff_test(s, accused, [c for c in cards if c is not top or free[c] > 1])
-        v = played.get(test)
+        v = tested.get(test)
         if v is None:
-            v = played[test] = _challenge_under(s, accused, wild, since=since, sizes=sizes)
+            v = tested[test] = _challenge_under(s, accused, wild, since=since, sizes=sizes,
+                                                played=played if top is tops[0] else None)
         found.setdefault(_key(v), v)
         groups.setdefault(_key(v), []).append(top)
     if len(groups) == 1:
@@ -318,10 +321,10 @@ def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Car
     return _depends(t, (), f"which card was under the {card_name(wild)}", cases)
 
 
-def _challenge_under(scene: _Scene, accused: int, wild: Card, *, since: int,
-                     sizes: bool) -> Verdict:
+def _challenge_under(scene: _Scene, accused: int, wild: Card, *, since: int, sizes: bool,
+                     played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge of the draw wild played in ``scene``, on the card under it there."""
-    game, events = scene.run()
+    game, events = played or scene.run()
     if game.phase is Phase.PENDING and game.is_legal(_CHALLENGE):
         events += game.apply(_CHALLENGE)
         return _challenged(scene.then(_CHALLENGE), accused, since=since, sizes=sizes,
