@@ -31,6 +31,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import engine
 from companion import create_app, store
 from companion.db import open_db
+from engine.referee import Position, Replay
 
 GOAL = 10.0
 #: The card picker's HTML, by opponents: the goals the phone set (issue: fits the phone).
@@ -83,8 +84,74 @@ def timed(client, method: str, url: str, repeat: int, **kwargs) -> tuple[float, 
     return samples[0], statistics.mean(samples[1:]), size
 
 
-def measure(games: int, hands: int, repeat: int) -> list[dict[str, float | int | str]]:
-    """Time every page over a fresh history of this size."""
+SEATS = "Ann, Bob, Cy, Dee"
+#: The referee's answers timed: (page, check, the table it is asked at, the dispute). The
+#: table is the bench's game (classic) unless named; each check's form is timed too.
+CHECK_DISPUTES: list[tuple[str, str, dict[str, str] | None, dict[str, str]]] = [
+    ("challenge answer", "challenge", None,
+     {"by": "Bob", "hand": "red-3 blue-7 green-2 yellow-5 wild", "color": "red"}),
+    ("challenge answer, hand unseen", "challenge", None,
+     {"by": "Bob", "hand_count": "5", "color": "red"}),
+    ("play answer", "play", None, {"top": "red-5", "card": "wild-draw4"}),
+    ("first-card answer", "first-card", None, {"dealer": "Ann", "cards": "red-reverse"}),
+    ("next answer", "next", None, {"turn": "Ann", "card": "wild-draw4", "color": "red"}),
+    ("uno answer", "uno", None, {"player": "Ann"}),
+    ("end answer", "end", None,
+     {"went_out": "Ann", "last_card": "blue-draw2", "hands-1": "red-7 wild",
+      "hands-2": "green-skip", "hands-3_count": "3", "drawn": "blue-1 blue-2"}),
+    ("wild-dip answer", "special/wild-dip", {"variant": "pizza-pizza", "seats": SEATS},
+     {"player": "Ann", "named": "blue", "drawn": "red-9", "give": "red-9"}),
+    ("swap-hands answer", "special/swap-hands", None,
+     {"player": "Ann", "swap_with": "Cy", "named": "red"}),
+    ("seven-zero answer", "special/seven-zero",
+     {"variant": "classic", "seats": SEATS, "house": "seven_o"},
+     {"player": "Ann", "card": "red-7", "swap_with": "Cy"}),
+    ("jump-in answer", "special/jump-in",
+     {"variant": "classic", "seats": SEATS, "house": "jump_in"},
+     {"turn": "Bob", "top": "red-5", "jumper": "Dee"}),
+    ("droid answer", "special/droid", {"variant": "star-wars", "seats": SEATS},
+     {"player": "Ann", "named": "red", "hands-0": "blue-1 green-2",
+      "hands-1": "red-3 yellow-4", "hands-2": "green-5", "hands-3": "blue-6 red-7"}),
+]
+
+
+def referee_pages(big: int, token: str) -> list[tuple[str, str, str, dict]]:
+    """The referee's pages and the rules' (name, method, address, request arguments): the
+    lists of checks, each check's form and answers, a replayed position, the rulings log,
+    the rules."""
+    htmx = {"X-CSRF-Token": token, "HX-Request": "true"}
+    pages: list[tuple[str, str, str, dict]] = [
+        ("referee: the checks", "get", f"/referee?game={big}", {}),
+        ("referee: the special cards", "get", f"/referee/special?game={big}", {}),
+    ]
+    formed = set()
+    for name, check, table, dispute in CHECK_DISPUTES:
+        table = table or {"game": str(big)}
+        if check not in formed:
+            formed.add(check)
+            pages.append((f"referee: {check.removeprefix('special/')} form", "get",
+                          f"/referee/{check}", {"query_string": table}))
+        pages.append((f"referee: {name}", "post", f"/referee/{check}",
+                      {"data": {**table, **dispute}, "headers": htmx}))
+    replay = Replay(Position.from_game(engine.find_variant("classic").new(
+        ["Ann", "Bob", "Cy", "Dee"], seed=1)))
+    for _ in range(4):
+        replay = replay.play(replay.choices()[0].action)
+    return [
+        *pages,
+        ("referee: replay editor", "get", f"/referee/replay?game={big}", {}),
+        ("referee: a replayed position", "get", "/referee/replay",
+         {"query_string": {"game": str(big), "p": replay.text}}),
+        ("referee: rulings log", "get", f"/games/{big}/rulings", {}),
+        ("rules: the variants", "get", "/rules", {}),
+        *((f"rules of {v.name}", "get", f"/rules/{v.name}", {}) for v in engine.VARIANTS),
+    ]
+
+
+def measure(games: int, hands: int, repeat: int,
+            only_referee: bool = False) -> list[dict[str, float | int | str]]:
+    """Time every page (or only the referee's and the rules') over a fresh history of this
+    size."""
     shm = Path("/dev/shm")  # memory-backed where there is one: building is then quick
     folder = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else None))
     path = str(folder / "bench.sqlite3")
@@ -106,14 +173,10 @@ def measure(games: int, hands: int, repeat: int) -> list[dict[str, float | int |
          {"data": form, "headers": htmx}),
         ("review", "post", f"/games/{big}/hands/review",
          {"data": {**form, **entry}, "headers": {"X-CSRF-Token": token}}),
-        ("referee: the checks", "get", f"/referee?game={big}", {}),
-        ("referee: challenge form", "get", f"/referee/challenge?game={big}", {}),
-        ("referee: challenge answer", "post", "/referee/challenge",
-         {"data": {"variant": "classic", "seats": "Ann, Bob, Cy, Dee", "by": "Bob",
-                   "hand": "red-3 blue-7 green-2 yellow-5 wild", "color": "red"},
-          "headers": {"X-CSRF-Token": token, "HX-Request": "true"}}),
-        ("rules of a variant", "get", "/rules/classic", {}),
+        *referee_pages(big, token),
     ]
+    if only_referee:
+        pages = [page for page in pages if page[0].startswith(("referee", "rules"))]
     _, baseline, _ = timed(client, "get", "/static/app.css", repeat)
     rows: list[dict[str, float | int | str]] = [
         {"page": "static stylesheet (baseline)", "cold": 0.0, "ms": baseline * 1000,
@@ -149,25 +212,30 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--hands", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--referee", action="store_true",
+                        help="time only the referee's and the rules' pages")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
 
     results = {}
     for games in args.games:
         for hands in args.hands:
-            results[f"{games} games, {hands} hands"] = measure(games, hands, args.repeat)
+            results[f"{games} games, {hands} hands"] = measure(games, hands, args.repeat,
+                                                               args.referee)
     if args.json:
         print(json.dumps(results, indent=1))
         return
     worst = 0.0
     for size, rows in results.items():
         print(f"\n{size} in the biggest game")
-        print(f"{'page':30} {'cold ms':>8} {'ms/req':>8} {'bytes':>8} {'x baseline':>10}")
+        print(f"{'page':40} {'cold ms':>8} {'ms/req':>8} {'bytes':>8} {'x baseline':>10}")
         for row in rows:
-            print(f"{row['page']:30} {row['cold']:8.2f} {row['ms']:8.2f} {row['bytes']:8d} "
+            print(f"{row['page']:40} {row['cold']:8.2f} {row['ms']:8.2f} {row['bytes']:8d} "
                   f"{row['ratio']:10.1f}")
             worst = max(worst, float(row["ratio"]))
     print(f"\nworst page: {worst:.1f}x the static stylesheet (goal: within {GOAL:.0f}x)")
+    if args.referee:
+        return
     for opponents, size in picker_sizes().items():
         print(f"card picker, {opponents} opponents: {size:,} bytes "
               f"(goal: under {PICKER_GOALS[opponents]:,})")

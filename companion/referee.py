@@ -13,8 +13,9 @@ import secrets
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 import sqlite_utils
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
@@ -40,7 +41,6 @@ from .referee_forms import (
     Table,
     citation_path,
     offered,
-    read_field,
     read_fields,
     read_table,
 )
@@ -113,20 +113,24 @@ def index() -> Any:
             "checks": [{"check": c.slug, "title": c.title, "question": c.asks(table),
                         "url": check_url(c, table)} for c in (*checks, *offered(SPECIAL, table))],
             "csrf_token": csrf_token()})
-    return render_template("referee.html", table=table, checks=checks,
-                           specials=offered(SPECIAL, table), links=_links(table),
-                           house_rules=HOUSE_RULES, variants=_variants(), check_url=check_url,
-                           here=url_for("referee.index"))
+    return _checks_page(table, checks, offered(SPECIAL, table), here="referee.index")
 
 
 @bp.get("/referee/special")
 def specials() -> str:
     """The special cards' checks this table's deck holds, and the house rules'."""
     table = current_table(request.args)
-    return render_template("referee.html", table=table, checks=offered(SPECIAL, table),
-                           specials=[], links=_links(table), house_rules=HOUSE_RULES,
-                           variants=_variants(), check_url=check_url,
-                           here=url_for("referee.specials"), special_page=True)
+    return _checks_page(table, offered(SPECIAL, table), [], here="referee.specials",
+                        special_page=True)
+
+
+def _checks_page(table: Table, checks: list[Check], specials: list[Check], *, here: str,
+                 special_page: bool = False) -> str:
+    """A list of checks to ask (and the special cards' to open), for this table; ``here``
+    names the page's own view, where the table's fields send the form."""
+    return render_template("referee.html", table=table, checks=checks, specials=specials,
+                           links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
+                           check_url=check_url, here=url_for(here), special_page=special_page)
 
 
 def _variants() -> list[tuple[str, str]]:
@@ -151,7 +155,8 @@ def check(slug: str) -> Any:
     errors: dict[str, str] = {}
     verdict: Verdict | None = None
     try:
-        verdict = chosen.decide(table, read_fields(chosen, table, values))
+        verdict = chosen.decide(table, read_fields(chosen.fields, table, values,
+                                                   seated=chosen.seated))
     except FormErrors as exc:
         errors = exc.errors
     except RefereeError as exc:
@@ -309,14 +314,11 @@ def replay() -> Any:
 def _position(table: Table, values: Mapping[str, Any]) -> Position:
     """The position the editor's fields set out; :class:`FormErrors` for what is missing."""
     errors: dict[str, str] = {}
-    if not table.seats:
-        errors["seats"] = "Name the players first, in clockwise order."
     read: dict[str, Any] = {}
-    for f in REPLAY_FIELDS:
-        try:
-            read[f.name] = read_field(f, table, values)
-        except FormErrors as exc:
-            errors.update(exc.errors)
+    try:
+        read = read_fields(REPLAY_FIELDS, table, values)
+    except FormErrors as exc:
+        errors.update(exc.errors)
     hands = []
     for i in range(len(table.seats)):
         text = str(values.get(f"hand-{i}") or "")
@@ -351,7 +353,21 @@ def _filled(position: Position, table: Table) -> Position:
 def _replay_url(r: Replay, table: Table) -> str:
     """The link that is this replay (the game's id kept, for the way back)."""
     query: dict[str, Any] = {"game": table.game.id} if table.game is not None else {}
-    return url_for("referee.replay", **query, p=r.text)
+    # As url_for would write ``p`` (its safe characters), but the position, the most of
+    # it and the same in every link on the page, is encoded once.
+    position = r.position.text
+    actions = r.text.removeprefix(position)
+    return (url_for("referee.replay", **query) + ("&p=" if query else "?p=")
+            + _quoted(position) + quote_plus(actions, safe=URL_SAFE))
+
+
+#: The characters url_for leaves as they are in a query (Werkzeug's choice).
+URL_SAFE = "!$'()*,/:;?@"
+
+
+@lru_cache(maxsize=256)
+def _quoted(text: str) -> str:
+    return quote_plus(text, safe=URL_SAFE)
 
 
 def _choices_of(r: Replay, table: Table) -> list[dict[str, str]]:

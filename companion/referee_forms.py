@@ -10,8 +10,9 @@ or a number is not a number.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import url_for
@@ -78,9 +79,9 @@ class Table:
                 out.append((name, str(item)))
         return out
 
-    @property
+    @cached_property
     def deck(self) -> dict[Card, int]:
-        """Copies of each card in this table's deck."""
+        """Copies of each card in this table's deck (read once: a page asks it per check)."""
         return self.variant.deck_counts(self.options)
 
     def holds(self, text: str | None) -> bool:
@@ -216,13 +217,15 @@ def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
     return value
 
 
-def read_fields(check: Check, table: Table, values: Mapping[str, Any]) -> dict[str, Any]:
-    """Every field of ``check``, read; :class:`FormErrors` with each problem by field."""
+def read_fields(fields: Iterable[Field], table: Table, values: Mapping[str, Any], *,
+                seated: bool = True) -> dict[str, Any]:
+    """Every one of ``fields``, read; :class:`FormErrors` with each problem by field, and
+    the seats' where the fields need them (``seated``)."""
     errors: dict[str, str] = {}
-    if not table.seats and check.seated:
+    if not table.seats and seated:
         errors["seats"] = "Name the players first, in clockwise order."
     out: dict[str, Any] = {}
-    for f in check.fields:
+    for f in fields:
         try:
             out[f.name] = read_field(f, table, values)
         except FormErrors as exc:
@@ -286,6 +289,12 @@ _NAMED = Field("named", "color", "The color named with a wild", more=True,
 _TARGET = Field("target", "seat", "The player a swap named", more=True)
 _COUNTS = Field("counts", "hands", "How many cards each player held", more=True,
                 hint="Cards or only how many; anyone left out holds a deal's worth.")
+#: Direction, the card it went on, the color in play: asked together by most checks.
+_MOMENT = (_DIRECTION, _TOP, _COLOR)
+# The special cards' checks ask these up front.
+_NAMED_BY_PLAYER = Field("named", "color", "The color they named", blank="The color in play")
+_COUNTS_BEFORE = Field("counts", "hands", "How many cards each player held",
+                       hint="Before the play; anyone left out holds a deal's worth.")
 
 
 def _challenge(t: Table, f: dict[str, Any]) -> Verdict:
@@ -387,7 +396,7 @@ CHECKS: tuple[Check, ...] = (
     Check("next", "Who's next?", "Who plays after this card, and who draws?", (
         Field("turn", "seat", "Who played?", required="Tap who played the card."),
         Field("card", "card", "The card they played", required="Tap the card played."),
-        _DIRECTION, _TOP, _COLOR, _NAMED, _TARGET,
+        *_MOMENT, _NAMED, _TARGET,
         Field("lever", "lever", "What the Jackpot lever showed", more=True),
         _COUNTS,
     ), _whos_next),
@@ -398,7 +407,7 @@ CHECKS: tuple[Check, ...] = (
         Field("next_began", "flag", "The next player has begun their turn (played or drew)"),
         Field("card", "card", "Their next-to-last card, the one they played", more=True),
         Field("not_yet", "flag", "They have not played that card yet", more=True),
-        _DIRECTION, _TOP, _COLOR, _TARGET,
+        *_MOMENT, _TARGET,
     ), _uno),
     Check("end", "End of hand", "Who went out, who draws, and the points.", (
         Field("went_out", "seat", "Who went out?", required="Tap who went out."),
@@ -408,31 +417,26 @@ CHECKS: tuple[Check, ...] = (
         Field("drawn", "cards", "Cards drawn for a final draw card, top of the pile first",
               more=True),
         Field("mode", "mode", "How the game is scored", more=True),
-        _DIRECTION, _TOP, _COLOR, _NAMED,
+        *_MOMENT, _NAMED,
     ), _end),
     Check("special/wild-dip", "Wild Dip", "Wild Dip Into The Deck, step by step.", (
         Field("player", "seat", "Who played the Wild Dip?", required="Tap who played it."),
-        Field("named", "color", "The color they named", blank="The color in play"),
+        _NAMED_BY_PLAYER,
         Field("drawn", "card", "The card they drew"),
         Field("give", "card", "The card they gave the next player"),
         Field("hand", "hand", "Their hand before the play", more=True),
-        _DIRECTION, _TOP, _COLOR, _COUNTS,
+        *_MOMENT, _COUNTS,
     ), _wild_dip, card="wild-dip"),
     Check("special/swap-hands", "Swap Hands", "Wild Swap Hands: who ends up with what.", (
         Field("player", "seat", "Who played Swap Hands?", required="Tap who played it."),
         Field("swap_with", "seat", "Whom they swap with", blank="Not said yet"),
-        Field("named", "color", "The color they named", blank="The color in play"),
-        Field("counts", "hands", "How many cards each player held",
-              hint="Before the play; anyone left out holds a deal's worth."),
-        _DIRECTION, _TOP, _COLOR,
+        _NAMED_BY_PLAYER, _COUNTS_BEFORE, *_MOMENT,
     ), _swap_hands, card="wild-swap"),
     Check("special/seven-zero", "7-0", "A 7 or a 0 under the 7-0 house rule.", (
         Field("player", "seat", "Who played it?", required="Tap who played the card."),
         Field("card", "card", "The 7 or 0 they played", required="Tap the card played."),
         Field("swap_with", "seat", "Whom a 7 swaps with", blank="Not said yet"),
-        Field("counts", "hands", "How many cards each player held",
-              hint="Before the play; anyone left out holds a deal's worth."),
-        _DIRECTION, _TOP, _COLOR,
+        _COUNTS_BEFORE, *_MOMENT,
     ), _seven_zero),
     Check("special/jump-in", "Jump-in", "Can they jump in out of turn?", (
         Field("jumper", "seat", "Who jumps in?", required="Tap who jumps in."),
@@ -442,11 +446,11 @@ CHECKS: tuple[Check, ...] = (
     ), _jump_in),
     Check("special/droid", "Build a Droid", "Let's Build a Droid, round by round.", (
         Field("player", "seat", "Who played the Droid?", required="Tap who played it."),
-        Field("named", "color", "The color they named", blank="The color in play"),
+        _NAMED_BY_PLAYER,
         Field("hands", "hands", "What each player holds",
               hint="The Droid's player without the Droid; only how many where unknown."),
         Field("lays", "cards", "The cards laid so far, in order", more=True),
-        _DIRECTION, _TOP, _COLOR,
+        *_MOMENT,
     ), _droid, card="wild-droid"),
 )
 
@@ -468,13 +472,21 @@ def citation_path(variant: str, citation: str) -> str:
     """Where a citation is explained: the section of the variant's "Rules at hand" that
     gives that ruling (R10) or quotes that part of the sheet; the rules' top otherwise."""
     found = engine.find_variant(variant)
+    anchor = _citation_anchor(found.name, citation)
+    if anchor is not None:
+        return rule_url(found, anchor)
+    return url_for("rules.variant_rules", variant=found.name)
+
+
+@lru_cache(maxsize=1024)
+def _citation_anchor(variant: str, citation: str) -> str | None:
+    """The anchor of the section that explains ``citation`` (looked up once: an answer
+    cites a dozen times, and the rules never change while the app runs)."""
 
     def fit(section: Any) -> tuple[bool, bool, bool, bool]:
         # The section a ruling or sheet part belongs to first, before those that mention it.
         return (section.rulings[:1] == (citation,), citation in section.rulings,
                 section.sources[:1] == (citation,), citation in section.sources)
 
-    best = max(rulebook(found), key=fit)
-    if any(fit(best)):
-        return rule_url(found, best.anchor)
-    return url_for("rules.variant_rules", variant=found.name)
+    best = max(rulebook(variant), key=fit)
+    return best.anchor if any(fit(best)) else None

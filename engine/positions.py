@@ -248,7 +248,11 @@ class Positions(GameState):
 
     @classmethod
     def _check_cards(cls, cards: Sequence[Card], options: TableOptions) -> None:
-        counts = cls.deck_counts(options)
+        # Cached: the referee sets a position up many times over for one dispute.
+        key = (cls, options.wild_swap, options.blank_cards)
+        counts = _DECK_COUNTS.get(key)
+        if counts is None:
+            counts = _DECK_COUNTS[key] = cls.deck_counts(options)
         seen: dict[Card, int] = {}
         for c in cards:
             seen[c] = seen.get(c, 0) + 1
@@ -466,6 +470,8 @@ _RETURN_FIRST: frozenset[Card] = frozenset(
 _DEFAULTS: dict[type[Positions], TableOptions] = {}
 #: Each variant's unshuffled deck, by (variant, wild swap, blanks).
 _DECKS: dict[tuple[type[Positions], bool, int], list[Card]] = {}
+#: The same decks' copies of each card.
+_DECK_COUNTS: dict[tuple[type[Positions], bool, int], dict[Card, int]] = {}
 
 # Enum members are read through a Python-level descriptor on Python 3.11 (about a
 # quarter of a microsecond a read): the deal of every hand reads these names instead.
@@ -498,5 +504,6 @@ def _copy_json(data: Any) -> Any:
     if isinstance(data, dict):
         return {k: _copy_json(v) for k, v in data.items()}
     if isinstance(data, list):
-        return [_copy_json(v) for v in data]
+        # No call per plain value: the generator's state alone is 625 numbers.
+        return [_copy_json(v) if isinstance(v, (dict, list)) else v for v in data]
     return data

@@ -206,9 +206,11 @@ def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef
                   avoid=[w])
     tops = [top_card] if top_card is not None else _tops(base, w)
     scene = replace(base, discard=(tops[0],))
-    scene = scene.then(_legal_plays(t, scene, scene.build(), w, named_color, None)[0])
-    _, events = scene.run()
-    v = _challenge_tops(scene, by, tops, w, since=_since_play(events))
+    game = scene.build()
+    play = _legal_plays(t, scene, game, w, named_color, None)[0]
+    events = game.apply(play)
+    v = _challenge_tops(scene.then(play), by, tops, w, since=_since_play(events),
+                        played=(game, events))
     return replace(v, color=named_color if named is not None else None)
 
 
@@ -443,7 +445,8 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
         caught = game.apply(catch)
         return _leaf(t, game, [*events, *caught], "yes", catchable=True, catchers=catchers,
                      until=until_name, penalty=penalty)
-    probe, _ = scene.run()
+    # The catch is tried on the game as played, unless the next turn was played on it.
+    probe = scene.run()[0] if next_began else game
     text = (f"Yes: {_or(list(catchers))} can catch {who} until {until_name} begins their turn "
             f"(plays or draws); a caught {who} draws {penalty}")
     return Verdict(text, tuple(events), _cite(events, _cite(probe.apply(catch))),

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -85,9 +87,10 @@ class Position:
         if self.drawn is not None:
             object.__setattr__(self, "drawn", canon([self.drawn])[0])
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """The compact text form: ``key=value`` fields joined by ``;``, defaults left out."""
+        """The compact text form: ``key=value`` fields joined by ``;``, defaults left out.
+        (Worked out once: a replay's page links its position a dozen times.)"""
         parts = [f"variant={self.variant}",
                  "players=" + ",".join(quote(p, safe="") for p in self.players),
                  "hands=" + "/".join(".".join(h) for h in self.hands),
@@ -266,8 +269,8 @@ class Step:
 class Replay:
     """A position and the actions played from it; its text is the whole state, for a link.
 
-    Every step is the engine's: :meth:`game` replays the actions with
-    :meth:`Game.replay` from the position's setup; :meth:`undo` replays one fewer.
+    Every step is the engine's: :meth:`game` sets the position up and applies the actions
+    (as :meth:`Game.replay` does from the position's setup); :meth:`undo` replays one fewer.
 
     >>> r = Replay.parse("variant=classic;players=Ann,Bea;hands=red-7.red-2/blue-3.green-5;"
     ...                  "discard=red-5;draw=yellow-1.yellow-2")
@@ -303,24 +306,23 @@ class Replay:
         return replace(replay, actions=tuple(step.action for step in steps))
 
     def game(self) -> Game:
-        """The game after every action (the engine's :meth:`Game.replay`)."""
-        start = self.position.game()
-        try:
-            return Game.replay(start.setup, self.actions)
-        except (IllegalActionError, ValueError) as exc:
-            raise IllegalMoveError(str(exc), getattr(exc, "rule", "")) from None
+        """The game after every action: the position set up by the engine, then each action
+        applied (the game :meth:`Game.replay` gives from the position's setup, without
+        the two copies of the setup it makes)."""
+        game = self.position.game()
+        for text in self.actions:
+            with _refused():
+                game.apply(text)
+        return game
 
     def steps(self) -> tuple[Step, ...]:
         """Each action with its label and the events it gave."""
         game = self.position.game()
         out = []
         for text in self.actions:
-            try:
+            with _refused():
                 action = Action.parse(text)
-                label = _label(game, action)
-                out.append(Step(action.text, label, tuple(game.apply(action))))
-            except (IllegalActionError, ValueError) as exc:
-                raise IllegalMoveError(str(exc), getattr(exc, "rule", "")) from None
+                out.append(Step(action.text, _label(game, action), tuple(game.apply(action))))
         return tuple(out)
 
     def choices(self) -> tuple[Choice, ...]:
@@ -347,11 +349,37 @@ class Replay:
         return replace(self, actions=self.actions[:-1])
 
 
+@contextmanager
+def _refused() -> Iterator[None]:
+    """An action the engine refuses, as an :class:`IllegalMoveError` naming the rule."""
+    try:
+        yield
+    except (IllegalActionError, ValueError) as exc:
+        raise IllegalMoveError(str(exc), getattr(exc, "rule", "")) from None
+
+
+#: How a button says an action of each kind: {who} takes it, {whom} it names, the {card}
+#: it moves; a play, a pass, a color and the lever are said in :func:`_label` itself.
+_SAID = {
+    ActionKind.DRAW: "{who} draws a card",
+    ActionKind.ACCEPT: "{who} takes the {pending} cards",
+    ActionKind.CHALLENGE: "{who} challenges the {top}",
+    ActionKind.UNO: "{who} calls UNO",
+    ActionKind.CATCH: "{who} catches {whom} not calling UNO",
+    ActionKind.GIVE: "{who} gives away {card}",
+    ActionKind.CHOOSE: "{who} chooses {whom}",
+    ActionKind.DISCARD: "{who} discards {card}",
+    ActionKind.DONE: "{who} stops discarding",
+    ActionKind.LAY: "{who} lays {card} for the droid",
+}
+
+
 def _label(game: Game, a: Action) -> str:
     """An action as a button says it: "Ann plays Wild and names blue"."""
     names = game.players
     actor = a.seat if a.seat is not None else game.to_act
     who = names[actor] if actor is not None else ""
+    whom = names[a.target] if a.target is not None else ""
     k = a.kind
     if k is ActionKind.PLAY or k is ActionKind.JUMP:
         assert a.card is not None
@@ -359,36 +387,20 @@ def _label(game: Game, a: Action) -> str:
         if a.color is not None:
             text += f" and names {a.color.value}"
         if a.target is not None:
-            text += f", swapping hands with {names[a.target]}"
+            text += f", swapping hands with {whom}"
         if a.uno:
             text += " and calls UNO"
         return text
-    if k is ActionKind.DRAW:
-        return f"{who} draws a card"
     if k is ActionKind.PASS:
         return f"{who} keeps the card" if game.phase is Phase.DRAWN else f"{who} passes"
-    if k is ActionKind.ACCEPT:
-        return f"{who} takes the {game.pending_draw} cards"
-    if k is ActionKind.CHALLENGE:
-        return f"{who} challenges the {card_name(game.top_card)}"
-    if k is ActionKind.UNO:
-        return f"{who} calls UNO"
-    if k is ActionKind.CATCH:
-        return f"{who} catches {names[a.target] if a.target is not None else ''} not calling UNO"
     if k is ActionKind.COLOR:
         text = f"{who} names {a.color.value if a.color else ''}"
-        return text + (f" and swaps hands with {names[a.target]}" if a.target is not None else "")
-    if k is ActionKind.GIVE:
-        return f"{who} gives away {card_name(a.card) if a.card else ''}"
+        return text + (f" and swaps hands with {whom}" if a.target is not None else "")
     if k is ActionKind.LEVER:
         return (f"{who} pulls the lever: {a.lever.words}" if a.lever is not None
                 else f"{who} pulls the lever")
-    if k is ActionKind.CHOOSE:
-        return f"{who} chooses {names[a.target] if a.target is not None else ''}"
-    if k is ActionKind.DISCARD:
-        return f"{who} discards {card_name(a.card) if a.card else ''}"
-    if k is ActionKind.DONE:
-        return f"{who} stops discarding"
-    if k is ActionKind.LAY:
-        return f"{who} lays {card_name(a.card) if a.card else ''} for the droid"
-    return a.text  # pragma: no cover - every kind is named above
+    said = _SAID.get(k)
+    if said is None:  # pragma: no cover - every kind is said above or in _SAID
+        return a.text
+    return said.format(who=who, whom=whom, card=card_name(a.card) if a.card else "",
+                       pending=game.pending_draw, top=card_name(game.top_card))

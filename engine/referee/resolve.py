@@ -5,8 +5,9 @@ round by round. Where the answer hangs on an unknown, each way it can turn out i
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import (
@@ -22,7 +23,7 @@ from .. import (
     Phase,
     card_name,
 )
-from .scene import _neutral_order, _Scene, _Table
+from .scene import _neutral_order, _rule_hooks, _Scene, _Table
 from .verdict import BadCountError, Case, RefereeError, Verdict
 from .wording import (
     _article,
@@ -58,11 +59,12 @@ class _Budget:
 
 
 def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget | None = None,
-             sizes: bool = False) -> Verdict:
-    """Play ``scene`` and settle what follows: a pending draw, the lever, a droid..."""
+             sizes: bool = False, played: tuple[Game, list[Event]] | None = None) -> Verdict:
+    """Play ``scene`` and settle what follows: a pending draw, the lever, a droid...
+    ``played``: ``scene`` already run, where the caller has it."""
     t = scene.table
     budget = budget or _Budget()
-    game, events = scene.run()
+    game, events = played or scene.run()
     shown = events[since:]
     phase = game.phase
     seat = game.to_act
@@ -95,7 +97,7 @@ def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget |
         return _leaf(t, after, shown, lead, clauses=said, end=_end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.DROID:
-        return _droid(scene, since=since, budget=budget)
+        return _droid(scene, since=since, budget=budget, played=(game, events))
     return _leaf(t, game, shown, lead, sizes=sizes)
 
 
@@ -121,8 +123,7 @@ def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, 
     assert seat is not None
     victim = t.name(seat)
     n = game.pending_draw
-    cases = [Case(f"{victim} takes the {n} cards",
-                  _resolve(scene.then(_ACCEPT), since=since, lead=lead, sizes=sizes))]
+    cases: list[Case] = []
     choices = ["take the cards"]
     if game.is_legal(_CHALLENGE):
         accused = _last_player(events)
@@ -130,15 +131,19 @@ def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, 
         cases.append(Case(f"{victim} challenges",
                           _challenge_case(scene, game, accused, since=since, sizes=sizes)))
         choices.append("challenge")
-    stacks = _stack_cases(scene, game, seat, since=since, sizes=sizes)
+    stacks = _stack_cases(scene, seat, since=since, sizes=sizes)
     if stacks:
         cases.extend(stacks)
         choices.append("pass the draw on")
+    # Taking the cards goes on with this game, so it is played last (and said first).
+    taken = (game, [*events, *game.apply(_ACCEPT)])
+    cases.insert(0, Case(f"{victim} takes the {n} cards",
+                         _resolve(scene.then(_ACCEPT), since=since, lead=lead, sizes=sizes,
+                                  played=taken)))
     return _depends(t, events[since:], f"what {victim} does: {_or(choices)}", cases)
 
 
-def _stack_cases(scene: _Scene, game: Game, seat: int, *, since: int,
-                 sizes: bool) -> list[Case]:
+def _stack_cases(scene: _Scene, seat: int, *, since: int, sizes: bool) -> list[Case]:
     # House rules (stacking, progressive UNO): try each draw card the deck still holds in
     # the victim's hand; the engine says which may pass the draw on.
     t = scene.table
@@ -190,36 +195,70 @@ def _challenge_leaf(t: _Table, game: Game, events: Sequence[Event], *, sizes: bo
     return _leaf(t, game, events, lead, clauses=said, guilty=guilty, sizes=sizes)
 
 
-def _challenged(scene: _Scene, accused: int, *, since: int, sizes: bool = False) -> Verdict:
-    """The challenge, played out for every kind of hand the accused may hold."""
+def _challenged(scene: _Scene, accused: int, *, since: int, sizes: bool = False,
+                played: tuple[Game, list[Event]] | None = None) -> Verdict:
+    """The challenge, played out for every kind of hand the accused may hold. ``played``:
+    ``scene`` already run, where the caller has it."""
     t = scene.table
-    hand = scene.hands[accused]
-    game, events = scene.run()
-    if hand.unknown <= 0:
+    game, events = played or scene.run()
+    test = _bluff_test(scene, accused)
+    if test.guilty is not None:
         return _challenge_leaf(t, game, events[since:], sizes=sizes)
-    # Which single card, held beside the known ones, makes the draw wild illegal?
-    universe = sorted(scene.remaining(), key=_neutral_order(t, frozenset()).__getitem__)
-    bluffs: list[Card] = []
-    for c in universe:
-        g, ev = scene.with_hand(accused, [c], size=len(hand.known) + 1).run()
-        if _guilt(ev):
-            bluffs.append(c)
-    if not bluffs or len(bluffs) == len(universe):
-        return _challenge_leaf(t, game, events[since:], sizes=sizes)
-    guilty_scene = scene.with_hand(accused, [bluffs[0]])
-    g, ev = guilty_scene.run()
+    g, ev = scene.with_hand(accused, [test.bluffs[0]]).run()
     guilty = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     try:
-        g, ev = scene.with_hand(accused, deny=frozenset(bluffs)).run()
+        g, ev = scene.with_hand(accused, deny=frozenset(test.bluffs)).run()
     except BadCountError:  # every card left would make it a bluff
         return guilty
     innocent = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     who = t.name(accused)
-    held = _describe(bluffs, universe)
     return _depends(t, events[since:_first(events, EventKind.CHALLENGE, since)],
-                    f"whether {who} holds {held}",
-                    [Case(f"{who} holds {held}", guilty),
+                    f"whether {who} holds {test.held}",
+                    [Case(f"{who} holds {test.held}", guilty),
                      Case(f"{who} holds none of these", innocent)])
+
+
+def _universe(left: Counter[Card], t: _Table) -> list[Card]:
+    """Each card of ``left`` once, in the filler's order: what an unknown card may be."""
+    return sorted(left, key=_neutral_order(t, frozenset()).__getitem__)
+
+
+@dataclass(frozen=True)
+class _BluffTest:
+    """What the engine's challenge test says of a draw wild: a bluff or not (``guilty``),
+    or, where the player's hand is not known, a bluff if they hold one of ``bluffs``
+    (``held`` says which, as the verdict words it)."""
+
+    guilty: bool | None
+    held: str = ""
+    bluffs: tuple[Card, ...] = field(default=(), compare=False)
+
+
+def _bluff_test(scene: _Scene, accused: int,
+                universe: Sequence[Card] | None = None) -> _BluffTest:
+    """The challenge test, for the draw wild the accused plays first in ``scene``.
+    ``universe``: each card the deck still holds there, where the caller has them.
+
+    It is the engine's own, the variant's ``bluffed`` hook, asked as playing the wild asks
+    it (of the hand after the play, the color in play and the card under it): the same
+    answer as playing out a game for each card the hand may hold, at a fraction of the cost.
+    """
+    play = scene.prelude[0]
+    assert play.kind is ActionKind.PLAY and play.card is not None and scene.to_act == accused
+    rest = list(scene.hands[accused].known)
+    rest.remove(play.card)
+    top = scene.discard[-1]
+    color = scene.color if scene.color is not None else top.color  # as from_position has it
+    hooks = _rule_hooks(scene.table)
+    if scene.hands[accused].unknown <= 0:
+        return _BluffTest(hooks.bluffed(rest, color, top))
+    # Which single card, held beside the known ones, makes the draw wild illegal?
+    if universe is None:
+        universe = _universe(scene.remaining(), scene.table)
+    bluffs = tuple(c for c in universe if hooks.bluffed([*rest, c], color, top))
+    if not bluffs or len(bluffs) == len(universe):
+        return _BluffTest(bool(bluffs))
+    return _BluffTest(None, _describe(bluffs, tuple(universe)), bluffs)
 
 
 def _challenge_case(scene: _Scene, game: Game, accused: int, *, since: int,
@@ -247,31 +286,54 @@ def _tops(scene: _Scene, wild: Card) -> list[Card]:
 
 
 def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Card, *,
-                    since: int, sizes: bool = False) -> Verdict:
+                    since: int, sizes: bool = False,
+                    played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge of the draw wild played in ``scene``, for each card that may have been
-    under it; the cards that give the same verdict are one case."""
+    under it; the cards that give the same verdict are one case. ``played``: ``scene``
+    already run, with the first of ``tops`` under the wild, where the caller has it.
+
+    The card under the wild counts only in the engine's challenge test, so the cards the
+    test says the same of give the same verdict: each such group is played out once.
+    """
     t = scene.table
     found: dict[tuple[Any, ...], Verdict] = {}
     groups: dict[tuple[Any, ...], list[Card]] = {}
+    tested: dict[_BluffTest, Verdict] = {}
+    free = replace(scene, discard=()).remaining()
+    cards = _universe(free, t)
     for top in tops:
         s = replace(scene, discard=(top,))
-        game, _ = s.run()
-        if game.phase is Phase.PENDING and game.is_legal(_CHALLENGE):
-            v = _challenged(s.then(_CHALLENGE), accused, since=since, sizes=sizes)
-        else:  # R31: no challenge in this variant; the draw is taken
-            v = _resolve(s.then(_ACCEPT) if game.phase is Phase.PENDING else s, since=since,
-                         sizes=sizes)
-            v = replace(v, outcome=f"Nobody can challenge a {card_name(wild)} in "
-                                   f"{t.variant.title}: {v.outcome}")
+        # The cards left with ``top`` on the pile: ``top`` itself only if it has a copy left.
+        test = _bluff_test(s, accused, [c for c in cards if c is not top or free[c] > 1])
+        v = tested.get(test)
+        if v is None:
+            v = tested[test] = _challenge_under(s, accused, wild, since=since, sizes=sizes,
+                                                played=played if top is tops[0] else None)
         found.setdefault(_key(v), v)
         groups.setdefault(_key(v), []).append(top)
     if len(groups) == 1:
         return next(iter(found.values()))
     ranked = sorted(groups, key=lambda k: len(groups[k]))
-    cases = [Case(f"the card under it was {_describe(groups[k], tops)}", found[k])
+    cases = [Case(f"the card under it was {_describe(tuple(groups[k]), tuple(tops))}",
+                  found[k])
              for k in ranked[:-1]]
     cases.append(Case("the card under it was any other card", found[ranked[-1]]))
     return _depends(t, (), f"which card was under the {card_name(wild)}", cases)
+
+
+def _challenge_under(scene: _Scene, accused: int, wild: Card, *, since: int, sizes: bool,
+                     played: tuple[Game, list[Event]] | None = None) -> Verdict:
+    """The challenge of the draw wild played in ``scene``, on the card under it there."""
+    game, events = played or scene.run()
+    if game.phase is Phase.PENDING and game.is_legal(_CHALLENGE):
+        events += game.apply(_CHALLENGE)
+        return _challenged(scene.then(_CHALLENGE), accused, since=since, sizes=sizes,
+                           played=(game, events))
+    # R31: no challenge in this variant; the draw is taken
+    v = _resolve(scene.then(_ACCEPT) if game.phase is Phase.PENDING else scene, since=since,
+                 sizes=sizes)
+    return replace(v, outcome=f"Nobody can challenge a {card_name(wild)} in "
+                              f"{scene.table.variant.title}: {v.outcome}")
 
 
 def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
@@ -284,12 +346,14 @@ def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
 # -- Let's Build a Droid (R36): walking the table round by round ----------------------------
 
 
-def _droid(scene: _Scene, *, since: int, budget: _Budget) -> Verdict:
+def _droid(scene: _Scene, *, since: int, budget: _Budget,
+           played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """Walk the droid: forced lays are laid; a real choice, or a seat whose hand is unknown,
-    splits the walk into cases."""
+    splits the walk into cases. ``played``: ``scene`` already run, where the caller has it
+    (it goes on from there)."""
     t = scene.table
+    game, events = played or scene.run()
     while True:
-        game, events = scene.run()
         if not budget.spend():
             return Verdict("It depends on the cards laid for the droid: tell the referee the "
                            "cards laid so far", tuple(events[since:]), _cite(events[since:]),
@@ -302,15 +366,18 @@ def _droid(scene: _Scene, *, since: int, budget: _Budget) -> Verdict:
             return _leaf(t, game, events[since:])
         lays = [a for a in game.legal_actions() if a.kind is ActionKind.LAY]
         colors = list(dict.fromkeys(a.card.color for a in lays if a.card is not None))
-        if len(colors) == 1:
+        if len(colors) == 1:  # laid on the game as it stands: the same as setting it up again
             scene = scene.then(lays[0])
+            events += game.apply(lays[0])
             continue
         cases = []
         for color in colors:
             a = next(x for x in lays if x.card is not None and x.card.color is color)
             assert color is not None
+            # The last color goes on with this game; the others set the position up again.
+            played = (game, [*events, *game.apply(a)]) if color is colors[-1] else None
             cases.append(Case(f"{t.name(seat)} lays {_article(color.value + ' card')}",
-                              _droid(scene.then(a), since=since, budget=budget)))
+                              _droid(scene.then(a), since=since, budget=budget, played=played)))
         return _depends(t, events[since:], f"which color {t.name(seat)} lays", cases)
 
 
@@ -357,11 +424,11 @@ def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int]
     stuck = frozenset(c for c, _ in t.deck if c.color is None or c.color is last)
     try:
         tried = scene.with_hand(seat, only=stuck)
-        _, ev = tried.run()
+        g, ev = tried.run()
         if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
             when = (f"{who} cannot lay a card that is not {last.value}" if last is not None
                     else f"{who} holds no colored card")
-            cases.append(Case(when, _droid(tried, since=since, budget=budget)))
+            cases.append(Case(when, _droid(tried, since=since, budget=budget, played=(g, ev))))
     except RefereeError:
         pass
     left = scene.remaining()

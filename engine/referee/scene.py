@@ -132,13 +132,19 @@ def _table(variant: VariantLike, seats: Sequence[str] | int,
     if not cls.min_players <= len(names) <= cls.max_players:
         raise ImpossibleSituationError(
             f"{cls.name} is for {cls.min_players}-{cls.max_players} players, not {len(names)}")
-    opts = options if options is not None else cls.default_options()
+    return _seated((cls, names, options if options is not None else cls.default_options()))
+
+
+@lru_cache(maxsize=256)
+def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> _Table:
+    """The table, its options checked and its deck counted once: a table asks dispute
+    after dispute, and the caches kept by table (see _neutral_order) stay warm."""
+    cls, names, options = table
     try:
-        cls.check_options(opts)
+        cls.check_options(options)
     except ValueError as exc:
         raise ImpossibleSituationError(str(exc)) from None
-    deck = tuple(cls.deck_counts(opts).items())
-    return _Table(cls, names, opts, deck)
+    return _Table(cls, names, options, tuple(cls.deck_counts(options).items()))
 
 
 def _direction(value: object) -> int:
@@ -205,6 +211,20 @@ def _neutral_order(t: _Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, i
     return order
 
 
+@lru_cache(maxsize=256)
+def _filler_order(t: _Table, avoid: frozenset[Card]) -> tuple[Card, ...]:
+    """Each card of the deck once, in the order filler is taken (see :func:`_neutral_order`)."""
+    order = _neutral_order(t, avoid)
+    return tuple(sorted(order, key=order.__getitem__))
+
+
+@lru_cache(maxsize=64)
+def _rule_hooks(t: _Table) -> Game:
+    """A hand of this table's game, dealt once and never played: only the variant's rule
+    hooks (``bluffed``) are asked of it."""
+    return t.variant.new(list(t.names), options=t.options, seed=0)
+
+
 #: Filler cards left on the draw pile: more than any one dispute draws, few enough that
 #: setting a position up stays cheap (the rest of the deck is deeper in the discard pile).
 _DRAW_PILE = 40
@@ -256,8 +276,8 @@ class _Scene:
 
     def build(self) -> Game:
         t = self.table
-        order = _neutral_order(t, self.avoid)
-        pool = sorted(self.remaining().elements(), key=order.__getitem__)
+        left = self.remaining()
+        pool = [c for c in _filler_order(t, self.avoid) for _ in range(left[c])]
         hands: list[list[Card]] = [list(h.known) for h in self.hands]
         # Hands with strict limits are filled first, so they find the cards they need.
         for seat in sorted(range(t.n), key=lambda s: self.hands[s].only is None):

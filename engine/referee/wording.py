@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from .. import COLORS, ActionKind, Card, Event, EventKind, Game, Phase, card_name
@@ -36,8 +37,10 @@ def _and(parts: Sequence[str]) -> str:
     return _or(parts, "and")
 
 
-def _describe(chosen: Iterable[Card], universe: Iterable[Card]) -> str:
-    """Some cards, in as few words as the universe allows: "a red card, a 7 or a wild card"."""
+@lru_cache(maxsize=256)
+def _describe(chosen: tuple[Card, ...], universe: tuple[Card, ...]) -> str:
+    """Some cards, in as few words as the universe allows: "a red card, a 7 or a wild card".
+    (Cached: a challenge words the same cards again for each card that may be under it.)"""
     picked = set(chosen)
     everything = list(dict.fromkeys(universe))
     parts: list[str] = []
