@@ -1,6 +1,7 @@
 """How fast and how small the app's pages are, with little or a lot of history behind them.
 
-For each size of history (stored games x hands in the biggest game) it fills a fresh
+For each size of history (stored games x hands in the biggest game, and as many pulls
+of a Wild Jackpot game's lever as hands) it fills a fresh
 database, then prints, per page, the mean time per request through Flask's test
 client, the page's size in bytes, and the time as a ratio of a baseline measured in
 the same run: serving the static stylesheet (the framework's own floor). The goal is
@@ -31,6 +32,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import engine
 from companion import create_app, store
 from companion.db import open_db
+from engine.jackpot import spin
 from engine.referee import Position, Replay
 
 GOAL = 10.0
@@ -148,6 +150,46 @@ def referee_pages(big: int, token: str) -> list[tuple[str, str, str, dict]]:
     ]
 
 
+def build_jackpot(path: str, pulls: int, seed: int) -> tuple[int, int]:
+    """A Wild Jackpot game with its 8 rule cards written and ``pulls`` pulls of the lever
+    recorded, as the app records them; return the game's id and its last pull's."""
+    rng = random.Random(seed)
+    db = open_db(path)
+    variant = engine.find_variant("wild-jackpot")
+    game_id = store.create_game(db, store.GameSetup(
+        variant=variant, mode=engine.ScoringMode.STANDARD, target=500,
+        options=variant.default_options(), players=("Ann", "Bob", "Cy", "Dee"), dealer=0))
+    last = 0
+    with store.changing(db, game_id) as game:
+        for seat in range(4):
+            store.write_rule_cards(db, game, seat, [f"Rule {seat}.{k}" for k in range(2)], rng)
+        for k in range(pulls):
+            call = engine.LeverCall(spin(rng), k % 4, 4, 1)
+            last = store.pull_lever(db, game, call, rng, None)
+    db.close()
+    return game_id, last
+
+
+def jackpot_pages(game: int, last: int, token: str) -> list[tuple[str, str, str, dict]]:
+    """The Wild Jackpot's pages: the lever on the scoreboard and its own page, a pull
+    (htmx, recorded each time), a result, a dealt card, the history and its chart, the
+    rule cards, and the spinner for any table."""
+    headers = {"X-CSRF-Token": token}
+    return [
+        ("jackpot: scoreboard with the lever", "get", f"/games/{game}", {}),
+        ("jackpot: lever page", "get", f"/games/{game}/jackpot", {}),
+        ("jackpot: a pull (htmx)", "post", f"/games/{game}/jackpot/spins",
+         {"data": {"puller": "1", "direction": "clockwise"},
+          "headers": {**headers, "HX-Request": "true"}}),
+        ("jackpot: a pull's result", "get", f"/games/{game}/jackpot/spins/{last}", {}),
+        ("jackpot: history and chart", "get", f"/games/{game}/jackpot/history", {}),
+        ("jackpot: rule cards", "get", f"/games/{game}/jackpot/cards", {}),
+        ("jackpot: writing rule cards", "get", f"/games/{game}/jackpot/cards/0", {}),
+        ("jackpot: spinner for any table", "post", "/jackpot",
+         {"data": {"players": "Ann, Bob, Cy, Dee", "puller": "2"}, "headers": headers}),
+    ]
+
+
 def measure(games: int, hands: int, repeat: int,
             only_referee: bool = False) -> list[dict[str, float | int | str]]:
     """Time every page (or only the referee's and the rules') over a fresh history of this
@@ -174,6 +216,7 @@ def measure(games: int, hands: int, repeat: int,
         ("review", "post", f"/games/{big}/hands/review",
          {"data": {**form, **entry}, "headers": {"X-CSRF-Token": token}}),
         *referee_pages(big, token),
+        *jackpot_pages(*build_jackpot(path, hands, seed=2), token),
     ]
     if only_referee:
         pages = [page for page in pages if page[0].startswith(("referee", "rules"))]

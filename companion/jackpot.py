@@ -210,8 +210,10 @@ def history(game_id: int) -> str:
     db = get_db()
     counts = store.lever_counts(db, game.id)
     chi, p = lever_fairness(counts)
-    return render_template("jackpot_history.html", game=game,
-                           spins=store.list_spins(db, game), chart=chart(counts), chi=chi, p=p,
+    page = row_id(request.args.get("page")) or 1
+    spins, older = store.list_spins(db, game, page)
+    return render_template("jackpot_history.html", game=game, spins=spins, older=older,
+                           page=page, chart=chart(counts), chi=chi, p=p,
                            pulls=sum(counts.values()))
 
 

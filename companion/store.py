@@ -614,8 +614,8 @@ def list_rulings(db: sqlite_utils.Database, game_id: int) -> list[dict[str, Any]
 
 # -- the Wild Jackpot unit (R17, R18): rule cards, the dispenser, the lever ------------
 
-#: The most pulls listed on a game's lever history.
-SPINS_SHOWN = 100
+#: Pulls listed per page of a game's lever history.
+SPINS_PAGE = 20
 
 
 @dataclass(frozen=True)
@@ -712,9 +712,11 @@ def spin_for_submission(db: sqlite_utils.Database, game: GameRecord, submission:
     return next((int(r["id"]) for r in rows), None)
 
 
-def list_spins(db: sqlite_utils.Database, game: GameRecord) -> list[Spin]:
-    """The game's most recent pulls, newest first."""
-    return _spins(db, game, "game_id = ?", [game.id], limit=SPINS_SHOWN)
+def list_spins(db: sqlite_utils.Database, game: GameRecord, page: int = 1) -> tuple[list[Spin], bool]:
+    """One page of the game's pulls, newest first, and whether older ones follow."""
+    spins = _spins(db, game, "game_id = ?", [game.id], limit=SPINS_PAGE + 1,
+                   offset=(page - 1) * SPINS_PAGE)
+    return spins[:SPINS_PAGE], len(spins) > SPINS_PAGE
 
 
 def lever_counts(db: sqlite_utils.Database, game_id: int) -> dict[engine.LeverOutcome, int]:
@@ -734,8 +736,9 @@ def last_direction(db: sqlite_utils.Database, game_id: int) -> int:
 
 
 def _spins(db: sqlite_utils.Database, game: GameRecord, where: str, args: list[Any],
-           limit: int | None = None) -> list[Spin]:
-    rows = list(db.table("spins").rows_where(where, args, order_by="id desc", limit=limit))
+           limit: int | None = None, offset: int | None = None) -> list[Spin]:
+    rows = list(db.table("spins").rows_where(where, args, order_by="id desc", limit=limit,
+                                             offset=offset))
     dealt: dict[int, list[tuple[int, str]]] = {r["id"]: [] for r in rows}
     if rows:
         marks = ",".join("?" * len(rows))

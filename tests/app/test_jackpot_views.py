@@ -524,3 +524,17 @@ def test_a_player_knocked_out_of_a_challenge_game_has_left_the_lever_too(table, 
     assert [table.text(b) for b in page.select(".choose-form button")] == ["Ana", "Cy", "Dee"]
     assert table.post(f"/games/{game}/jackpot/spins/{sid}/choose",
                       {"seat": "1"}).status_code == 400
+
+
+def test_the_history_shows_twenty_pulls_a_page_and_the_chart_counts_them_all(table, jp):
+    for k in range(23):
+        pull(table, jp, k % 3, submission=f"p{k}")
+    first = table.page(table.client.get(f"/games/{jp}/jackpot/history"))
+    assert len(first.select(".spin-line")) == 20
+    assert "over 23 pulls" in first.select_one("svg.chart")["aria-label"]
+    older = first.select_one("#spins a")
+    assert table.text(older) == "Older pulls"
+    second = table.page(table.client.get(older["href"]))
+    assert len(second.select(".spin-line")) == 3
+    assert [table.text(a) for a in second.select("#spins a")] == ["Newer pulls"]
+    assert table.client.get(f"/games/{jp}/jackpot/history?page=junk").status_code == 200
