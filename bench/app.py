@@ -87,16 +87,21 @@ def timed(client, method: str, url: str, repeat: int, **kwargs) -> tuple[float, 
 
 
 SEATS = "Ann, Bob, Cy, Dee"
-#: The referee's answers timed: (page, check, the table it is asked at, the dispute). The
+#: The referee's answers timed: (page, check, the table it is asked at, the dispute): the
+#: usual question, and for a draw wild the one that hangs on the most unknowns. The
 #: table is the bench's game (classic) unless named; each check's form is timed too.
 CHECK_DISPUTES: list[tuple[str, str, dict[str, str] | None, dict[str, str]]] = [
     ("challenge answer", "challenge", None,
      {"by": "Bob", "hand": "red-3 blue-7 green-2 yellow-5 wild", "color": "red"}),
     ("challenge answer, hand unseen", "challenge", None,
      {"by": "Bob", "hand_count": "5", "color": "red"}),
-    ("play answer", "play", None, {"top": "red-5", "card": "wild-draw4"}),
+    ("play answer", "play", None, {"top": "blue-7", "card": "red-7"}),
+    ("play answer, WD4, hand unseen", "play", None,
+     {"top": "red-5", "card": "wild-draw4"}),
     ("first-card answer", "first-card", None, {"dealer": "Ann", "cards": "red-reverse"}),
-    ("next answer", "next", None, {"turn": "Ann", "card": "wild-draw4", "color": "red"}),
+    ("next answer", "next", None, {"turn": "Ann", "card": "red-draw2"}),
+    ("next answer, WD4, color given", "next", None,
+     {"turn": "Ann", "card": "wild-draw4", "color": "red"}),
     ("uno answer", "uno", None, {"player": "Ann"}),
     ("end answer", "end", None,
      {"went_out": "Ann", "last_card": "blue-draw2", "hands-1": "red-7 wild",

@@ -353,8 +353,8 @@ def _filled(position: Position, table: Table) -> Position:
 def _replay_url(r: Replay, table: Table) -> str:
     """The link that is this replay (the game's id kept, for the way back)."""
     query: dict[str, Any] = {"game": table.game.id} if table.game is not None else {}
-    # As url_for would write ``p`` (its safe characters), but the position, the most of
-    # it and the same in every link on the page, is encoded once.
+    # Written as url_for writes a query, but the position (most of the link, and the same
+    # in every link on a replay's page) is encoded once.
     position = r.position.text
     actions = r.text.removeprefix(position)
     return (url_for("referee.replay", **query) + ("&p=" if query else "?p=")
@@ -367,6 +367,7 @@ URL_SAFE = "!$'()*,/:;?@"
 
 @lru_cache(maxsize=256)
 def _quoted(text: str) -> str:
+    """``text`` encoded for a link's query, as url_for encodes it."""
     return quote_plus(text, safe=URL_SAFE)
 
 
