@@ -67,6 +67,11 @@ def wild_dip(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     if dip not in known:
         known, size = [dip, *known], max(size, len(known) + 1)
     if gift is not None and gift not in known and gift not in draw_top:
+        # Every card of the hand is known: the gift cannot come from an unknown card.
+        if len(known) >= size:
+            raise ImpossibleSituationError(
+                f"{t.name(p)} cannot give {card_name(gift)}: it is neither in "
+                f"{t.name(p)}'s hand nor the card drawn")
         known, size = [*known, gift], max(size, len(known) + 1)
     scene, plays = _play_scene(t, p, dip, others=others, hand=(known, size),
                                direction=_direction(direction), top=top, color=color,

@@ -344,6 +344,9 @@ def test_json_lists_the_checks_and_describes_each(table):
      "'golf' is not a scoring mode"),
     ("special/wild-dip", {"player": "Ann"}, "Wild Dip Into The Deck is not in this classic deck"),
     ("special/droid", {"player": "Ann"}, "is not in this classic deck"),
+    ("special/wild-dip", {"variant": "pizza-pizza", "player": "Ann", "named": "blue",
+                          "drawn": "red-9", "give": "green-3", "hand": "blue-1 red-2"},
+     "green 3"),
 ])
 def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     form = {**CHALLENGE, **data} if slug == "challenge" else {"variant": "classic",

@@ -584,6 +584,21 @@ def test_r24_wild_dip_counter_clockwise_gives_to_the_right():
     assert v.next_player == "Cy" and v.hand_sizes["Cy"] == 6
 
 
+def test_r24_wild_dip_cannot_give_a_card_the_hand_given_does_not_hold():
+    with pytest.raises(ImpossibleSituationError, match="green 3"):
+        wild_dip("pizza-pizza", S3, "Ann", "blue", drawn="red-9", give="green-3",
+                 hand="blue-1 red-2")
+    with pytest.raises(ImpossibleSituationError, match="green 3"):
+        wild_dip("pizza-pizza", S3, "Ann", "blue", give="green-3",
+                 counts={"Ann": "wild-dip blue-1"})
+    # A card from the hand, or the one drawn, may be given.
+    held = wild_dip("pizza-pizza", S3, "Ann", "blue", drawn="red-9", give="blue-1",
+                    hand="blue-1 red-2")
+    drawn = wild_dip("pizza-pizza", S3, "Ann", "blue", drawn="red-9", give="red-9",
+                     hand="blue-1 red-2")
+    assert held.hand_sizes == drawn.hand_sizes == {"Ann": 2, "Bea": 6, "Cy": 5}
+
+
 def test_r14_swap_hands():
     v = swap_hands("classic", S3, "Ann", "Cy", "red", counts={"Ann": 4, "Cy": 2})
     assert v.hand_sizes == {"Ann": 2, "Bea": 7, "Cy": 3} and v.next_player == "Bea"
