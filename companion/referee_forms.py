@@ -20,6 +20,7 @@ from flask import url_for
 import engine
 from engine import Card, Rank, TableOptions, card_name, referee
 from engine.referee import Verdict
+from engine.referee.specials import SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
 from .forms import MAX_CARDS_TEXT, FormErrors, clean_name
@@ -254,6 +255,9 @@ class Check:
     card: str | None = None
     #: Whether the check needs the seats (every check but "Can I play this?").
     seated: bool = True
+    #: A house rule the check is about (a TableOptions switch), and what to say up front
+    #: at a table that does not play it.
+    house_rule: tuple[str, str] | None = None
 
     def more_given(self, table: Table, values: Mapping[str, Any]) -> bool:
         """Whether any optional detail was given (so the page shows them open)."""
@@ -265,8 +269,13 @@ class Check:
         return False
 
     def asks(self, table: Table) -> str:
-        """The question, with the table's draw wild named where it says {wild}."""
-        return self.question.format(wild=" or ".join(table.draw_wilds) or "draw wild")
+        """The question, with the table's draw wild named where it says {wild}; at a table
+        without the check's house rule, the referee's word on that follows."""
+        question = self.question.format(wild=" or ".join(table.draw_wilds) or "draw wild")
+        if self.house_rule is not None and not getattr(table.options, self.house_rule[0]):
+            off = self.house_rule[1]
+            question += f" {off[:1].upper()}{off[1:]}."
+        return question
 
     def describe(self, table: Table) -> dict[str, Any]:
         """The check as JSON: what it asks and the fields it reads."""
@@ -437,7 +446,7 @@ CHECKS: tuple[Check, ...] = (
         Field("card", "card", "The 7 or 0 they played", required="Tap the card played."),
         Field("swap_with", "seat", "Whom a 7 swaps with", blank="Not said yet"),
         _COUNTS_BEFORE, *_MOMENT,
-    ), _seven_zero),
+    ), _seven_zero, house_rule=("seven_o", SEVEN_ZERO_OFF)),
     Check("special/jump-in", "Jump-in", "Can they jump in out of turn?", (
         Field("jumper", "seat", "Who jumps in?", required="Tap who jumps in."),
         Field("top", "card", "The card on top of the pile", required="Tap the card on top."),

@@ -303,6 +303,20 @@ def test_json_answers_carry_the_verdict_and_refusals_an_error(table):
                                   "fields": {"by": "Tap who played the wild."}}
 
 
+def test_seven_zero_says_up_front_whether_the_house_rule_is_on(table):
+    def question(query: str) -> str:
+        return table.client.get(f"/referee/special/seven-zero?variant=classic&seats={S3}"
+                                f"{query}", headers=JSON).get_json()["question"]
+
+    assert "7-0 house rule is not on at this table" in question("")
+    assert "not on" not in question("&house=seven_o")
+    page = ask(table, "special/seven-zero", {"variant": "classic", "seats": S3,
+                                             "player": "Ann", "card": "red-7",
+                                             "swap_with": "Cy"})
+    assert page.status_code == 400
+    assert "7-0 house rule is not on at this table" in refusal(table, page)
+
+
 def test_json_lists_the_checks_and_describes_each(table):
     listed = table.client.get("/referee?variant=pizza-pizza&seats=Ann,Bea", headers=JSON)
     data = listed.get_json()

@@ -619,6 +619,17 @@ def test_seven_zero_house_rule():
     assert plain.hand_sizes == {"Ann": 2, "Bea": 7, "Cy": 6}  # without the house rule
 
 
+@pytest.mark.parametrize("card", ["red-7", "red-0"])
+def test_seven_zero_without_the_house_rule_says_so(card):
+    # A swap partner named at a table without 7-0: the answer names the house rule, not
+    # the seat.
+    with pytest.raises(ImpossibleSituationError,
+                       match="the 7-0 house rule is not on at this table") as refused:
+        seven_zero("classic", S3, "Ann", card, target="Cy")
+    assert "ordinary number card" in str(refused.value)
+    assert "does not name a seat" not in str(refused.value)
+
+
 def test_jump_in_house_rule():
     v = jump_in("classic", S4, "Bea", "red-5", "Dan", options=JUMP_IN)
     assert v.playable and v.next_player == "Ann" and v.outcome == (
