@@ -479,7 +479,8 @@ def offered(checks: tuple[Check, ...], table: Table) -> list[Check]:
 
 def citation_path(variant: str, citation: str) -> str:
     """Where a citation is explained: the section of the variant's "Rules at hand" that
-    gives that ruling (R10) or quotes that part of the sheet; the rules' top otherwise."""
+    gives that ruling (R10) or quotes that part of the sheet, the house-rules section for
+    a house rule; the rules' top otherwise."""
     found = engine.find_variant(variant)
     anchor = _citation_anchor(found.name, citation)
     if anchor is not None:
@@ -492,10 +493,15 @@ def _citation_anchor(variant: str, citation: str) -> str | None:
     """The anchor of the section that explains ``citation`` (looked up once: an answer
     cites a dozen times, and the rules never change while the app runs)."""
 
-    def fit(section: Any) -> tuple[bool, bool, bool, bool]:
+    # A house rule ("house rule: 7-0") is a table option, no part of the sheet: the rules
+    # explain every one in their house-rules section.
+    house = citation.startswith("house rule")
+
+    def fit(section: Any) -> tuple[bool, bool, bool, bool, bool]:
         # The section a ruling or sheet part belongs to first, before those that mention it.
         return (section.rulings[:1] == (citation,), citation in section.rulings,
-                section.sources[:1] == (citation,), citation in section.sources)
+                section.sources[:1] == (citation,), citation in section.sources,
+                house and section.anchor == "house-rules")
 
     best = max(rulebook(variant), key=fit)
     return best.anchor if any(fit(best)) else None

@@ -239,6 +239,10 @@ def test_an_answer_that_hangs_on_an_unknown_shows_each_case(table):
     ("classic", "R10", "wild-draw-4"),
     ("classic", "classic sheet, Wild Draw 4 Card", "wild-draw-4"),
     ("pizza-pizza", "R25", "wild-draw-2"),
+    # A house rule is no part of the sheet: its place is the rules' house-rules section.
+    ("classic", "house rule: 7-0", "house-rules"),
+    ("star-wars", "house rule: jump-in", "house-rules"),
+    ("wild-jackpot", "house rule: stacking", "house-rules"),
 ])
 def test_a_citation_links_to_the_rule_it_names(app, client, variant, citation, anchor):
     from companion.referee_forms import citation_path
