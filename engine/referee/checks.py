@@ -260,14 +260,20 @@ def first_card(variant: VariantLike, seats: Sequence[str] | int, dealer: SeatRef
         steps.append(events[0])
         return Verdict(_sentence(lead, [*_clauses(t, events[:1]), "turn up another card"]),
                        tuple(steps), _cite(steps), returned=(*returned, last))
-    if named is not None and game.phase is Phase.NAME_COLOR:
-        events += game.apply(Action(ActionKind.COLOR, color=_color(named, "the color named")))
     said = _clauses(t, events)
     if game.phase is Phase.CHOOSE and game.to_act is not None:
-        # Whoever performs the rule card, the opening goes on the same way.
+        # Whoever performs the rule card, the opening goes on the same way: the step (R19)
+        # names nobody, and the rule card dispensed is left out.
         seat = game.to_act
-        game.apply(Action(ActionKind.CHOOSE, target=seat))
+        chosen = game.apply(Action(ActionKind.CHOOSE, target=seat))
+        events += [Event(e.kind, e.seat, e.rule, e.source, e.names)
+                   for e in chosen if e.kind is EventKind.CHOOSE]
         said.append(f"{t.name(seat)} chooses a player to perform a rule card")
+    if named is not None and game.phase is Phase.NAME_COLOR:
+        # After the choice: a Wild Jackpot's color is named once the rule card is out (R19).
+        colored = game.apply(Action(ActionKind.COLOR, color=_color(named, "the color named")))
+        events += colored
+        said += _clauses(t, colored)
     end = _end_clause(t, game, events)
     chooser = t.name(game.to_act) if (game.phase is Phase.NAME_COLOR
                                       and game.to_act is not None) else None

@@ -330,6 +330,23 @@ def test_first_card_words_and_options():
     assert v.color is Color.GREEN and v.outcome == "Wild turned up first: Bea names green, then Bea plays"
 
 
+@pytest.mark.parametrize("card", ["red-jackpot", "wild-jackpot"])
+def test_r19_a_jackpot_turned_up_first_cites_r19_and_shows_the_choice(card):
+    v = first_card("wild-jackpot", S4, "Ann", card)
+    assert "R19" in v.citations and "wild-jackpot sheet, Jackpot Card" in v.citations
+    assert [e.kind for e in v.steps] == [EventKind.FIRST_CARD, EventKind.CHOOSE]
+    # Whom Bea chooses is not known: the step names nobody.
+    assert v.steps[1].text == ("Bea chooses a player to perform a rule card "
+                               "(R19; wild-jackpot sheet, Jackpot Card)")
+
+
+def test_r19_a_wild_jackpot_turned_up_first_takes_the_color_named():
+    v = first_card("wild-jackpot", S4, "Ann", "wild-jackpot", named="green")
+    assert v.color is Color.GREEN and v.color_chooser is None and v.next_player == "Bea"
+    assert v.outcome == ("Wild Jackpot turned up first: Bea chooses a player to perform a "
+                         "rule card, Bea names green, then Bea plays")
+
+
 def test_first_card_several_turned_in_a_row():
     v = first_card("one", S4, "Ann", ["red-skip", "wild", "blue-3"])
     assert [c.text for c in v.returned] == ["red-skip", "wild"]
