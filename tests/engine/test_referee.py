@@ -504,7 +504,8 @@ def test_r6_the_window_closes_when_the_next_player_begins(card, seats, until):
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"called": True}, "does not owe an UNO call now"),
+    ({"called": True}, "a late call, made before anyone catches you, is safe"),
+    ({"called": True, "catcher": "Cy"}, "a late call, made before anyone catches you, is safe"),
     ({"next_began": True}, "it is too late: Bea has begun their turn"),
     ({"played": False}, "does not owe an UNO call now"),
     ({"catcher": "Ann"}, "choose another player to catch"),
@@ -512,6 +513,24 @@ def test_r6_the_window_closes_when_the_next_player_begins(card, seats, until):
 def test_r6_when_a_player_cannot_be_caught(kwargs, words):
     v = uno_catch("classic", S3, "Ann", **kwargs)
     assert v.catchable is False and words in v.outcome
+
+
+def test_r6_a_late_call_is_safe_and_says_so():
+    v = uno_catch("classic", S3, "Ann", called=True)
+    assert v.outcome == ("No: Ann has called UNO: a late call, made before anyone catches "
+                         "you, is safe")
+    assert "does not owe" not in v.outcome and "R6" in v.citations
+
+
+def test_r6_no_card_given_no_card_made_up_in_the_steps():
+    # Without the card played, the referee picks one to play: it is no step to show.
+    for kwargs in ({}, {"called": True}, {"catcher": "Cy"}, {"next_began": True}):
+        v = uno_catch("classic", S3, "Ann", **kwargs)
+        assert EventKind.PLAY not in kinds(v), kwargs
+        assert not any("plays red" in e.text for e in v.steps), kwargs
+    given = uno_catch("classic", S3, "Ann", card="red-5", called=True)
+    assert kinds(given) == [EventKind.PLAY, EventKind.UNO]
+    assert given.steps[0].text.startswith("Ann plays red 5")
 
 
 def test_r6_after_a_swap_the_call_follows_the_cards():
