@@ -20,6 +20,7 @@ from flask import url_for
 import engine
 from engine import Card, Rank, TableOptions, card_name, referee
 from engine.referee import Verdict
+from engine.referee.specials import SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
 from .forms import MAX_CARDS_TEXT, FormErrors, clean_name
@@ -254,6 +255,9 @@ class Check:
     card: str | None = None
     #: Whether the check needs the seats (every check but "Can I play this?").
     seated: bool = True
+    #: A house rule the check is about (a TableOptions switch), and what to say up front
+    #: at a table that does not play it.
+    house_rule: tuple[str, str] | None = None
 
     def more_given(self, table: Table, values: Mapping[str, Any]) -> bool:
         """Whether any optional detail was given (so the page shows them open)."""
@@ -265,8 +269,13 @@ class Check:
         return False
 
     def asks(self, table: Table) -> str:
-        """The question, with the table's draw wild named where it says {wild}."""
-        return self.question.format(wild=" or ".join(table.draw_wilds) or "draw wild")
+        """The question, with the table's draw wild named where it says {wild}; at a table
+        without the check's house rule, the referee's word on that follows."""
+        question = self.question.format(wild=" or ".join(table.draw_wilds) or "draw wild")
+        if self.house_rule is not None and not getattr(table.options, self.house_rule[0]):
+            off = self.house_rule[1]
+            question += f" {off[:1].upper()}{off[1:]}."
+        return question
 
     def describe(self, table: Table) -> dict[str, Any]:
         """The check as JSON: what it asks and the fields it reads."""
@@ -437,7 +446,7 @@ CHECKS: tuple[Check, ...] = (
         Field("card", "card", "The 7 or 0 they played", required="Tap the card played."),
         Field("swap_with", "seat", "Whom a 7 swaps with", blank="Not said yet"),
         _COUNTS_BEFORE, *_MOMENT,
-    ), _seven_zero),
+    ), _seven_zero, house_rule=("seven_o", SEVEN_ZERO_OFF)),
     Check("special/jump-in", "Jump-in", "Can they jump in out of turn?", (
         Field("jumper", "seat", "Who jumps in?", required="Tap who jumps in."),
         Field("top", "card", "The card on top of the pile", required="Tap the card on top."),
@@ -470,7 +479,8 @@ def offered(checks: tuple[Check, ...], table: Table) -> list[Check]:
 
 def citation_path(variant: str, citation: str) -> str:
     """Where a citation is explained: the section of the variant's "Rules at hand" that
-    gives that ruling (R10) or quotes that part of the sheet; the rules' top otherwise."""
+    gives that ruling (R10) or quotes that part of the sheet, the house-rules section for
+    a house rule; the rules' top otherwise."""
     found = engine.find_variant(variant)
     anchor = _citation_anchor(found.name, citation)
     if anchor is not None:
@@ -483,10 +493,15 @@ def _citation_anchor(variant: str, citation: str) -> str | None:
     """The anchor of the section that explains ``citation`` (looked up once: an answer
     cites a dozen times, and the rules never change while the app runs)."""
 
-    def fit(section: Any) -> tuple[bool, bool, bool, bool]:
+    # A house rule ("house rule: 7-0") is a table option, no part of the sheet: the rules
+    # explain every one in their house-rules section.
+    house = citation.startswith("house rule")
+
+    def fit(section: Any) -> tuple[bool, bool, bool, bool, bool]:
         # The section a ruling or sheet part belongs to first, before those that mention it.
         return (section.rulings[:1] == (citation,), citation in section.rulings,
-                section.sources[:1] == (citation,), citation in section.sources)
+                section.sources[:1] == (citation,), citation in section.sources,
+                house and section.anchor == "house-rules")
 
     best = max(rulebook(variant), key=fit)
     return best.anchor if any(fit(best)) else None

@@ -144,7 +144,8 @@ class Event(NamedTuple):
         n = self.amount
         body = template.format(
             who=names[self.seat] if self.seat is not None else "",
-            whom=names[self.target] if self.target is not None else "",
+            # No target: the player is not known ("Bea chooses a player ...").
+            whom=names[self.target] if self.target is not None else "a player",
             n=n,
             cards_n=f"{n} card{'' if n == 1 else 's'}",
             card=card_name(self.cards[0]) if self.cards else "",

@@ -260,14 +260,20 @@ def first_card(variant: VariantLike, seats: Sequence[str] | int, dealer: SeatRef
         steps.append(events[0])
         return Verdict(_sentence(lead, [*_clauses(t, events[:1]), "turn up another card"]),
                        tuple(steps), _cite(steps), returned=(*returned, last))
-    if named is not None and game.phase is Phase.NAME_COLOR:
-        events += game.apply(Action(ActionKind.COLOR, color=_color(named, "the color named")))
     said = _clauses(t, events)
     if game.phase is Phase.CHOOSE and game.to_act is not None:
-        # Whoever performs the rule card, the opening goes on the same way.
+        # Whoever performs the rule card, the opening goes on the same way: the step (R19)
+        # names nobody, and the rule card dispensed is left out.
         seat = game.to_act
-        game.apply(Action(ActionKind.CHOOSE, target=seat))
+        chosen = game.apply(Action(ActionKind.CHOOSE, target=seat))
+        events += [Event(e.kind, e.seat, e.rule, e.source, e.names)
+                   for e in chosen if e.kind is EventKind.CHOOSE]
         said.append(f"{t.name(seat)} chooses a player to perform a rule card")
+    if named is not None and game.phase is Phase.NAME_COLOR:
+        # After the choice: a Wild Jackpot's color is named once the rule card is out (R19).
+        colored = game.apply(Action(ActionKind.COLOR, color=_color(named, "the color named")))
+        events += colored
+        said += _clauses(t, colored)
     end = _end_clause(t, game, events)
     chooser = t.name(game.to_act) if (game.phase is Phase.NAME_COLOR
                                       and game.to_act is not None) else None
@@ -393,7 +399,7 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     >>> v.outcome, v.draws
     ('Yes: Cy catches Ann, Ann draws 2, then Bea plays', {'Ann': 2})
     >>> uno_catch("classic", seats, "Ann", called=True).outcome
-    'No: Ann does not owe an UNO call now: only a player who got down to one card, until the next player begins their turn'
+    'No: Ann has called UNO: a late call, made before anyone catches you, is safe'
     >>> uno_catch("one", seats, "Ann").outcome
     'No: no UNO call is needed at this table'
     """
@@ -428,6 +434,9 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     if called:
         scene = scene.then(Action(ActionKind.UNO, seat=p))
     game, events = scene.run()
+    if card is None:
+        # The card played was not given: the one picked to play it is no step to show.
+        events = [e for e in events if not (e.kind is EventKind.PLAY and e.seat == p)]
     penalty = game.uno_penalty
     closer = _close_window(game, p) if next_began else None
     catchers = tuple(t.name(a.seat) for a in game.legal_actions()
@@ -436,6 +445,9 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
         reason, rule = _refusal(game, catch)
         if closer is not None:
             reason = f"it is too late: {t.name(closer)} has begun their turn"
+        elif called:
+            # The call was owed and made (the engine took it), so that is why (R6).
+            reason = f"{who} has called UNO: a late call, made before anyone catches you, is safe"
         return Verdict(_cap(f"no: {reason}"), tuple(events), _cite(events, [rule]),
                        catchable=False, penalty=penalty)
     probe, _ = scene.run()

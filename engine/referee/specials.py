@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from .. import Action, ActionKind, Card, Color, EventKind, Phase, TableOptions, card_name
+from .. import Action, ActionKind, Card, Color, EventKind, Phase, Rank, TableOptions, card_name
 from .checks import _play_verdict
 from .resolve import _Budget, _resolve, _undecided_visit
 from .scene import (
@@ -67,6 +67,11 @@ def wild_dip(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     if dip not in known:
         known, size = [dip, *known], max(size, len(known) + 1)
     if gift is not None and gift not in known and gift not in draw_top:
+        # Every card of the hand is known: the gift cannot come from an unknown card.
+        if len(known) >= size:
+            raise ImpossibleSituationError(
+                f"{t.name(p)} cannot give {card_name(gift)}: it is neither in "
+                f"{t.name(p)}'s hand nor the card drawn")
         known, size = [*known, gift], max(size, len(known) + 1)
     scene, plays = _play_scene(t, p, dip, others=others, hand=(known, size),
                                direction=_direction(direction), top=top, color=color,
@@ -99,6 +104,12 @@ def swap_hands(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef
     return _play_verdict(t, scene, plays, sizes=True)
 
 
+#: What a 7 or a 0 is at a table without the 7-0 house rule (the referee's page says it up
+#: front, and a 7 or 0 said to swap hands is refused with it).
+SEVEN_ZERO_OFF = ("the 7-0 house rule is not on at this table, so a 7 or a 0 is an ordinary "
+                  "number card")
+
+
 def seven_zero(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
                card: Card | str, *, target: SeatRef | None = None, direction: int | str = 1,
                top: Card | str | None = None, color: Color | str | None = None,
@@ -117,6 +128,10 @@ def seven_zero(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef
     t = _table(variant, seats, options)
     p = t.seat(player, "the player")
     c = t.card(card, "the card played")
+    if target is not None and not t.options.seven_o and c.rank in (Rank.SEVEN, Rank.ZERO):
+        # Said so, rather than the engine's "does not name a seat", which hides why.
+        raise ImpossibleSituationError(
+            f"{card_name(c)} swaps no hands: {SEVEN_ZERO_OFF}")
     scene, plays = _play_scene(t, p, c, others=_counts_arg(t, counts, "counts"),
                                direction=_direction(direction), top=top, color=color,
                                target=target)

@@ -239,6 +239,10 @@ def test_an_answer_that_hangs_on_an_unknown_shows_each_case(table):
     ("classic", "R10", "wild-draw-4"),
     ("classic", "classic sheet, Wild Draw 4 Card", "wild-draw-4"),
     ("pizza-pizza", "R25", "wild-draw-2"),
+    # A house rule is no part of the sheet: its place is the rules' house-rules section.
+    ("classic", "house rule: 7-0", "house-rules"),
+    ("star-wars", "house rule: jump-in", "house-rules"),
+    ("wild-jackpot", "house rule: stacking", "house-rules"),
 ])
 def test_a_citation_links_to_the_rule_it_names(app, client, variant, citation, anchor):
     from companion.referee_forms import citation_path
@@ -303,6 +307,20 @@ def test_json_answers_carry_the_verdict_and_refusals_an_error(table):
                                   "fields": {"by": "Tap who played the wild."}}
 
 
+def test_seven_zero_says_up_front_whether_the_house_rule_is_on(table):
+    def question(query: str) -> str:
+        return table.client.get(f"/referee/special/seven-zero?variant=classic&seats={S3}"
+                                f"{query}", headers=JSON).get_json()["question"]
+
+    assert "7-0 house rule is not on at this table" in question("")
+    assert "not on" not in question("&house=seven_o")
+    page = ask(table, "special/seven-zero", {"variant": "classic", "seats": S3,
+                                             "player": "Ann", "card": "red-7",
+                                             "swap_with": "Cy"})
+    assert page.status_code == 400
+    assert "7-0 house rule is not on at this table" in refusal(table, page)
+
+
 def test_json_lists_the_checks_and_describes_each(table):
     listed = table.client.get("/referee?variant=pizza-pizza&seats=Ann,Bea", headers=JSON)
     data = listed.get_json()
@@ -344,6 +362,9 @@ def test_json_lists_the_checks_and_describes_each(table):
      "'golf' is not a scoring mode"),
     ("special/wild-dip", {"player": "Ann"}, "Wild Dip Into The Deck is not in this classic deck"),
     ("special/droid", {"player": "Ann"}, "is not in this classic deck"),
+    ("special/wild-dip", {"variant": "pizza-pizza", "player": "Ann", "named": "blue",
+                          "drawn": "red-9", "give": "green-3", "hand": "blue-1 red-2"},
+     "green 3"),
 ])
 def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     form = {**CHALLENGE, **data} if slug == "challenge" else {"variant": "classic",

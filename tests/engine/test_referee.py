@@ -330,6 +330,23 @@ def test_first_card_words_and_options():
     assert v.color is Color.GREEN and v.outcome == "Wild turned up first: Bea names green, then Bea plays"
 
 
+@pytest.mark.parametrize("card", ["red-jackpot", "wild-jackpot"])
+def test_r19_a_jackpot_turned_up_first_cites_r19_and_shows_the_choice(card):
+    v = first_card("wild-jackpot", S4, "Ann", card)
+    assert "R19" in v.citations and "wild-jackpot sheet, Jackpot Card" in v.citations
+    assert [e.kind for e in v.steps] == [EventKind.FIRST_CARD, EventKind.CHOOSE]
+    # Whom Bea chooses is not known: the step names nobody.
+    assert v.steps[1].text == ("Bea chooses a player to perform a rule card "
+                               "(R19; wild-jackpot sheet, Jackpot Card)")
+
+
+def test_r19_a_wild_jackpot_turned_up_first_takes_the_color_named():
+    v = first_card("wild-jackpot", S4, "Ann", "wild-jackpot", named="green")
+    assert v.color is Color.GREEN and v.color_chooser is None and v.next_player == "Bea"
+    assert v.outcome == ("Wild Jackpot turned up first: Bea chooses a player to perform a "
+                         "rule card, Bea names green, then Bea plays")
+
+
 def test_first_card_several_turned_in_a_row():
     v = first_card("one", S4, "Ann", ["red-skip", "wild", "blue-3"])
     assert [c.text for c in v.returned] == ["red-skip", "wild"]
@@ -487,7 +504,8 @@ def test_r6_the_window_closes_when_the_next_player_begins(card, seats, until):
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"called": True}, "does not owe an UNO call now"),
+    ({"called": True}, "a late call, made before anyone catches you, is safe"),
+    ({"called": True, "catcher": "Cy"}, "a late call, made before anyone catches you, is safe"),
     ({"next_began": True}, "it is too late: Bea has begun their turn"),
     ({"played": False}, "does not owe an UNO call now"),
     ({"catcher": "Ann"}, "choose another player to catch"),
@@ -495,6 +513,24 @@ def test_r6_the_window_closes_when_the_next_player_begins(card, seats, until):
 def test_r6_when_a_player_cannot_be_caught(kwargs, words):
     v = uno_catch("classic", S3, "Ann", **kwargs)
     assert v.catchable is False and words in v.outcome
+
+
+def test_r6_a_late_call_is_safe_and_says_so():
+    v = uno_catch("classic", S3, "Ann", called=True)
+    assert v.outcome == ("No: Ann has called UNO: a late call, made before anyone catches "
+                         "you, is safe")
+    assert "does not owe" not in v.outcome and "R6" in v.citations
+
+
+def test_r6_no_card_given_no_card_made_up_in_the_steps():
+    # Without the card played, the referee picks one to play: it is no step to show.
+    for kwargs in ({}, {"called": True}, {"catcher": "Cy"}, {"next_began": True}):
+        v = uno_catch("classic", S3, "Ann", **kwargs)
+        assert EventKind.PLAY not in kinds(v), kwargs
+        assert not any("plays red" in e.text for e in v.steps), kwargs
+    given = uno_catch("classic", S3, "Ann", card="red-5", called=True)
+    assert kinds(given) == [EventKind.PLAY, EventKind.UNO]
+    assert given.steps[0].text.startswith("Ann plays red 5")
 
 
 def test_r6_after_a_swap_the_call_follows_the_cards():
@@ -584,6 +620,21 @@ def test_r24_wild_dip_counter_clockwise_gives_to_the_right():
     assert v.next_player == "Cy" and v.hand_sizes["Cy"] == 6
 
 
+def test_r24_wild_dip_cannot_give_a_card_the_hand_given_does_not_hold():
+    with pytest.raises(ImpossibleSituationError, match="green 3"):
+        wild_dip("pizza-pizza", S3, "Ann", "blue", drawn="red-9", give="green-3",
+                 hand="blue-1 red-2")
+    with pytest.raises(ImpossibleSituationError, match="green 3"):
+        wild_dip("pizza-pizza", S3, "Ann", "blue", give="green-3",
+                 counts={"Ann": "wild-dip blue-1"})
+    # A card from the hand, or the one drawn, may be given.
+    held = wild_dip("pizza-pizza", S3, "Ann", "blue", drawn="red-9", give="blue-1",
+                    hand="blue-1 red-2")
+    drawn = wild_dip("pizza-pizza", S3, "Ann", "blue", drawn="red-9", give="red-9",
+                     hand="blue-1 red-2")
+    assert held.hand_sizes == drawn.hand_sizes == {"Ann": 2, "Bea": 6, "Cy": 5}
+
+
 def test_r14_swap_hands():
     v = swap_hands("classic", S3, "Ann", "Cy", "red", counts={"Ann": 4, "Cy": 2})
     assert v.hand_sizes == {"Ann": 2, "Bea": 7, "Cy": 3} and v.next_player == "Bea"
@@ -602,6 +653,17 @@ def test_seven_zero_house_rule():
     assert v.outcome.startswith("Every hand moves one seat counter-clockwise")
     plain = seven_zero("classic", S3, "Ann", "red-7", counts={"Ann": 3, "Cy": 6})
     assert plain.hand_sizes == {"Ann": 2, "Bea": 7, "Cy": 6}  # without the house rule
+
+
+@pytest.mark.parametrize("card", ["red-7", "red-0"])
+def test_seven_zero_without_the_house_rule_says_so(card):
+    # A swap partner named at a table without 7-0: the answer names the house rule, not
+    # the seat.
+    with pytest.raises(ImpossibleSituationError,
+                       match="the 7-0 house rule is not on at this table") as refused:
+        seven_zero("classic", S3, "Ann", card, target="Cy")
+    assert "ordinary number card" in str(refused.value)
+    assert "does not name a seat" not in str(refused.value)
 
 
 def test_jump_in_house_rule():
