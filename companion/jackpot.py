@@ -110,8 +110,9 @@ def pull(game_id: int) -> Response | tuple[str, int]:
     game = jackpot_game_or_404(game_id)
     form, n = request.form, len(game.players)
     opening = form.get("opening") or None
+    first_cards = {r.value: r for r in (engine.Rank.JACKPOT, engine.Rank.WILD_JACKPOT)}
     try:
-        if opening not in (None, "jackpot", "wild-jackpot"):
+        if opening is not None and opening not in first_cards:
             raise FormErrors({"opening": "A Jackpot or a Wild Jackpot can be turned up first."})
         direction = _direction(form)
         puller = None if opening else _seat(form, "puller", n, "who pulls the lever")
@@ -124,8 +125,9 @@ def pull(game_id: int) -> Response | tuple[str, int]:
         with store.changing(db, game_id, submission=submission, cache=get_cache()) as game:
             out = frozenset(game.standings.eliminated)
             if opening:  # R19: the dealer of the hand being played is the next dealer
-                call = LeverCall.first_card(wild=opening == "wild-jackpot",
-                                            dealer=game.next_dealer, players=n, out=out)
+                wild = first_cards[opening] is engine.Rank.WILD_JACKPOT
+                call = LeverCall.first_card(wild=wild, dealer=game.next_dealer, players=n,
+                                            out=out)
             else:
                 assert puller is not None
                 call = LeverCall(spin(rng), puller, n, direction, out=out)

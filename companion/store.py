@@ -679,7 +679,8 @@ def pull_lever(db: sqlite_utils.Database, game: GameRecord, call: engine.LeverCa
     rule cards it calls for; return its id."""
     spin_id = _inserted(db.table("spins").insert({
         "game_id": game.id, "puller": call.puller, "outcome": call.outcome.value,
-        "direction": call.direction, "opening": call.opening, "chosen": call.chosen,
+        "direction": call.direction, "chosen": call.chosen,
+        "opening": call.opening.value if call.opening else None,
         "out_seats": json.dumps(sorted(call.out)), "submission": submission,
         "created_at": now()}))
     _deal(db, game.id, spin_id, call.performers, rng)
@@ -747,7 +748,7 @@ def _spins(db: sqlite_utils.Database, game: GameRecord, where: str, args: list[A
             dealt[c["spin_id"]].append((c["seat"], c["text"]))
     return [Spin(r["id"], engine.LeverCall(
         engine.LeverOutcome(r["outcome"]), r["puller"], len(game.players), r["direction"],
-        chosen=r["chosen"], opening=r["opening"], out=frozenset(json.loads(r["out_seats"] or "[]"))),
+        chosen=r["chosen"], opening=engine.Rank(r["opening"]) if r["opening"] else None, out=frozenset(json.loads(r["out_seats"] or "[]"))),
         tuple(dealt[r["id"]]), r["created_at"])
         for r in rows]
 

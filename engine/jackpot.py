@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .cards import Rank
 from .chance import shuffle
 
 
@@ -130,8 +131,8 @@ class LeverCall:
     direction: int = 1
     #: The seat the puller chose to perform (outcome "choose"), once chosen.
     chosen: int | None = None
-    #: "jackpot" or "wild-jackpot" when the card turned up first did this (R19).
-    opening: str | None = None
+    #: Rank.JACKPOT or Rank.WILD_JACKPOT when the card turned up first did this (R19).
+    opening: Rank | None = None
     #: Seats no longer playing (knocked out), which the lever passes by.
     out: frozenset[int] = frozenset()
 
@@ -155,7 +156,7 @@ class LeverCall:
         while chooser in out:
             chooser = (chooser + 1) % players
         return cls(LeverOutcome.CHOOSE, chooser, players,
-                   opening="wild-jackpot" if wild else "jackpot", out=out)
+                   opening=Rank.WILD_JACKPOT if wild else Rank.JACKPOT, out=out)
 
     def _step(self, seat: int, step: int) -> int:
         """The next seat still playing from ``seat``, clockwise (1) or not (-1)."""
@@ -225,7 +226,7 @@ class LeverCall:
 
     def then(self, names: Sequence[str]) -> str:
         """What happens once the lever's action is done."""
-        if self.opening == "wild-jackpot":
+        if self.opening is Rank.WILD_JACKPOT:
             return f"Then {names[self.puller]} names the color and plays first."
         if self.opening:
             return f"Then {names[self.puller]} plays first."
@@ -233,6 +234,11 @@ class LeverCall:
             return ("Each action card discarded hits the next player; the last card "
                     "discarded sets the color. Then the next player plays.")
         return f"Then {names[self.next_seat]} plays."
+
+    @property
+    def opening_name(self) -> str:
+        """The card turned up first, in words ("" after a pull of the lever)."""
+        return _OPENING_NAMES.get(self.opening, "") if self.opening else ""
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -297,6 +303,8 @@ class RuleDispenser:
         """Inverse of :meth:`to_json`."""
         return cls(list(data["loaded"]), list(data["used"]))
 
+
+_OPENING_NAMES = {Rank.JACKPOT: "Jackpot", Rank.WILD_JACKPOT: "Wild Jackpot"}
 
 #: The blank rule cards in the box (R16).
 RULE_CARDS = 8
