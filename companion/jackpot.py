@@ -155,12 +155,24 @@ def choose(game_id: int, spin_id: int) -> Response | tuple[str, int]:
         if spin is None:
             abort(404, description="This game has no such pull of the lever.")
         return _lever_page(game, spin, errors=exc.errors), 400
-    with store.changing(db, game_id, cache=get_cache()) as game:
-        spin = store.load_spin(db, game, spin_id)
-        if spin is None:
-            abort(404, description="This game has no such pull of the lever.")
-        store.choose_performer(db, game, spin, seat, lever_random())
+    try:
+        with store.changing(db, game_id, cache=get_cache()) as game:
+            spin = store.load_spin(db, game, spin_id)
+            if spin is None:
+                abort(404, description="This game has no such pull of the lever.")
+            store.choose_performer(db, game, spin, seat, lever_random())
+    except store.ConflictError as exc:  # another phone chose first: show whom
+        return _lever_page(game, store.load_spin(db, game, spin_id),
+                           errors={"seat": str(exc)}), 409
     return _show_spin(game, spin_id, fresh=False)
+
+
+@bp.after_request
+def _refusals_in_place(response: Response) -> Response:
+    """A refused htmx request is shown in place of the result, as a page would be."""
+    if request.headers.get("HX-Request") and 400 <= response.status_code < 500:
+        response.headers["X-Answer"] = "in-place"
+    return response
 
 
 @bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<int:turn>")

@@ -183,7 +183,7 @@ def check(slug: str) -> Any:
         html = render_template("_referee_answer.html", check=chosen, table=table,
                                verdict=verdict, errors=errors, saved=saved,
                                submission=secrets.token_urlsafe(16), links=_links(table))
-        return html, status, {"X-Referee": "answer"}
+        return html, status, {"X-Answer": "in-place"}
     return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status)
 
 

@@ -208,11 +208,12 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }, true);
 
-  // A refusal (400: a card not in the deck, no such seat...) is an answer too: show it in
-  // place of the answer, as a page without JavaScript does. htmx leaves 4xx unswapped.
+  // A refusal (400: a card not in the deck, no such seat...; 409: a choice already made) is
+  // an answer too: show it in place, as a page without JavaScript does. htmx leaves 4xx
+  // unswapped unless the server marks the response as meant to be shown (X-Answer).
   document.addEventListener("htmx:beforeSwap", (event) => {
     const xhr = event.detail.xhr;
-    if (xhr && xhr.status >= 400 && xhr.status < 500 && xhr.getResponseHeader("X-Referee") === "answer") {
+    if (xhr && xhr.status >= 400 && xhr.status < 500 && xhr.getResponseHeader("X-Answer") === "in-place") {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

@@ -538,3 +538,19 @@ def test_the_history_shows_twenty_pulls_a_page_and_the_chart_counts_them_all(tab
     assert len(second.select(".spin-line")) == 3
     assert [table.text(a) for a in second.select("#spins a")] == ["Newer pulls"]
     assert table.client.get(f"/games/{jp}/jackpot/history?page=junk").status_code == 200
+
+
+def test_an_htmx_refusal_is_marked_to_be_shown_in_place(table, jp):
+    bad = table.post(f"/games/{jp}/jackpot/spins", {"puller": "9", "submission": "x"},
+                     headers={"HX-Request": "true"})
+    assert bad.status_code == 400 and bad.headers["X-Answer"] == "in-place"
+    assert "Choose who pulls the lever" in table.text(table.page(bad).select_one("#spin-answer"))
+    table.app.config["JACKPOT_RANDOM"] = _always(LeverOutcome.CHOOSE)
+    sid = spin_id(pull(table, jp, 0))
+    table.post(f"/games/{jp}/jackpot/spins/{sid}/choose", {"seat": "2"})
+    late = table.post(f"/games/{jp}/jackpot/spins/{sid}/choose", {"seat": "1"},
+                      headers={"HX-Request": "true"})
+    assert late.status_code == 409 and late.headers["X-Answer"] == "in-place"
+    answer = table.page(late).select_one("#spin-answer")
+    assert "already made" in table.text(answer)
+    assert table.text(answer.select_one("#spin-outcome")) == "Cy performs a rule card."

@@ -262,7 +262,7 @@ CHALLENGE = {"variant": "classic", "seats": S4, "by": "Bea", "hand": "red-3 blue
 
 def test_htmx_gets_the_answer_alone(table):
     answer = ask(table, "challenge", CHALLENGE, HTMX)
-    assert answer.status_code == 200 and answer.headers["X-Referee"] == "answer"
+    assert answer.status_code == 200 and answer.headers["X-Answer"] == "in-place"
     html = table.html(answer)
     assert "<html" not in html and "<form" not in html
     assert outcome(table, answer) == "Bea's Wild Draw 4 was illegal: Bea draws 4, then Cy plays"
@@ -376,7 +376,7 @@ def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     # The form is still there, for the fix.
     assert table.page(page).select_one("form#check-form") is not None
     partial = ask(table, slug, form, HTMX)
-    assert partial.status_code == 400 and partial.headers["X-Referee"] == "answer"
+    assert partial.status_code == 400 and partial.headers["X-Answer"] == "in-place"
     assert said in refusal(table, partial).lower()
     answer = ask(table, slug, form, JSON)
     assert answer.status_code == 400 and said in answer.get_json()["error"].lower()
