@@ -626,6 +626,8 @@ class RuleCard:
     seat: int
     text: str
     loaded: bool
+    #: Its place in its pile (the unit deals from the end).
+    place: int
 
 
 @dataclass(frozen=True)
@@ -642,7 +644,8 @@ class Spin:
 def rule_cards(db: sqlite_utils.Database, game_id: int) -> list[RuleCard]:
     """The game's written rule cards, by writer's seat in the order written."""
     rows = db.table("rule_cards").rows_where("game_id = ?", [game_id], order_by="seat, id")
-    return [RuleCard(r["id"], r["seat"], r["text"], r["pile"] == "loaded") for r in rows]
+    return [RuleCard(r["id"], r["seat"], r["text"], r["pile"] == "loaded", r["place"])
+            for r in rows]
 
 
 def write_rule_cards(db: sqlite_utils.Database, game: GameRecord, seat: int,
@@ -650,8 +653,9 @@ def write_rule_cards(db: sqlite_utils.Database, game: GameRecord, seat: int,
     """Set the cards ``seat`` wrote to ``texts`` (inside :func:`changing`): a blank text
     is a card not written (or torn up). New cards are shuffled into the unit, torn-up
     ones leave their pile, rewritten ones stay where they are (docs/rulings.md)."""
-    mine = [c for c in rule_cards(db, game.id) if c.seat == seat]
-    unit = _dispenser(db, game.id)
+    cards = rule_cards(db, game.id)
+    mine = [c for c in cards if c.seat == seat]
+    unit = _dispenser(cards)
     stamp = now()
     added: list[str] = []
     removed: list[str] = []
@@ -758,21 +762,21 @@ def _deal(db: sqlite_utils.Database, game_id: int, spin_id: int, seats: tuple[in
     """Deal one rule card to each of ``seats`` out of the game's unit (R17)."""
     if not seats:
         return
-    unit = _dispenser(db, game_id)
+    cards = rule_cards(db, game_id)
+    unit = _dispenser(cards)
     dealt = unit.dispense(rng, len(seats))
-    texts = {str(c.id): c.text for c in rule_cards(db, game_id)}
+    texts = {str(c.id): c.text for c in cards}
     db.table("spin_cards").insert_all(
         {"spin_id": spin_id, "turn": turn, "seat": seat, "card_id": int(card), "text": texts[card]}
         for turn, (seat, card) in enumerate(zip(seats, dealt)))
     _keep_dispenser(db, unit)
 
 
-def _dispenser(db: sqlite_utils.Database, game_id: int) -> engine.RuleDispenser:
+def _dispenser(cards: Iterable[RuleCard]) -> engine.RuleDispenser:
     """The unit as stored, holding card ids: each pile in its order."""
-    piles: dict[str, list[str]] = {"loaded": [], "used": []}
-    for r in db.table("rule_cards").rows_where("game_id = ?", [game_id], order_by="place, id"):
-        piles[r["pile"]].append(str(r["id"]))
-    return engine.RuleDispenser(piles["loaded"], piles["used"])
+    ordered = sorted(cards, key=lambda c: (c.place, c.id))
+    return engine.RuleDispenser([str(c.id) for c in ordered if c.loaded],
+                                [str(c.id) for c in ordered if not c.loaded])
 
 
 def _keep_dispenser(db: sqlite_utils.Database, unit: engine.RuleDispenser) -> None:
