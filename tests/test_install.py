@@ -53,8 +53,14 @@ review = ok(client.post(game + "/hands/review", data={
     "csrf_token": token, "out": "0", "pts-1": "12", "hand_id": "0", **fields}))
 ok(client.post(game + "/hands", data={"csrf_token": token, "out": "0", "pts-1": "12",
                                       **fields}))
+jackpot = client.post("/games", data={"csrf_token": token, "submission": submission + "j",
+                                      "variant": "wild-jackpot", "player": ["Ann", "Bob"]})
+lever = jackpot.headers["Location"] + "/jackpot"
+ok(client.post(lever + "/spins", data={"csrf_token": token, "puller": "0", "submission": "w"}))
 for page in ("/", "/games/new", game, game + "/hands", game + "/hands/new",
              game + "/hands/new?out=1", game + "/delete", game + "/hands/1/edit",
+             "/referee", "/referee/challenge", "/rules/classic", "/jackpot?players=Ann,Bob",
+             lever, lever + "/spins/1", lever + "/cards", lever + "/cards/0", lever + "/history",
              "/static/app.css", "/static/app.js",
              "/static/vendor/htmx-" + companion.HTMX_VERSION + ".min.js"):
     ok(client.get(page))
