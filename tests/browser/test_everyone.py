@@ -151,11 +151,15 @@ def test_a_long_name_never_pushes_the_page_sideways(page: Page, where: str) -> N
         page.locator("input[name='pts-0']").fill("12")
         page.locator("input[name='pts-1']").fill("3")
         page.get_by_role("button", name="Review hand").click()
+        expect(page.get_by_role("button", name="Save hand")).to_be_visible()
     if where == "history":
         page.get_by_role("button", name="Save hand").click()
         page.get_by_role("link", name="History", exact=True).click()
+        expect(page.get_by_role("heading", name="Hands", exact=True)).to_be_visible()
     if where == "scoreboard":
         page.get_by_role("link", name="Scoreboard").click()
+        expect(page.locator("#standings")).to_be_visible()
+    page.wait_for_load_state()  # measure the page we arrived on, not one mid-navigation
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate("document.body.scrollWidth") <= 360
 
