@@ -19,6 +19,8 @@ from pathlib import Path
 from flask import Flask, abort, request
 from werkzeug.wrappers import Response
 
+from .urls import fixed_url
+
 #: Served compressed: text formats (images are compressed already).
 COMPRESSED = {".css", ".js", ".svg", ".webmanifest", ".html", ".txt"}
 #: A year: the longest cache lifetime browsers honour.
@@ -97,8 +99,6 @@ def init_app(app: Flask) -> None:
                      view_func=lambda: assets.response(assets.url_name("icon.svg")))
 
     def asset(name: str) -> str:
-        from flask import url_for
-
-        return url_for("static", filename=assets.url_name(name))
+        return fixed_url("static", filename=assets.url_name(name))
 
     app.jinja_env.globals["asset"] = asset

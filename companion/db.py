@@ -1,4 +1,4 @@
-"""The SQLite database: one connection per request, schema by migrations."""
+"""The SQLite database: a connection lent to each request, schema by migrations."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -242,19 +243,75 @@ def migrate(path: str, read_only: bool = False) -> None:
         db.close()
 
 
+class ConnectionPool:
+    """Connections kept open between requests, lent one to a request at a time.
+
+    Opening a connection costs more than a page's queries: SQLite reads the schema and
+    maps the WAL index on first use, and the last connection to close checkpoints the
+    WAL. A connection comes back with no transaction open; one that met a database
+    error is closed instead, and so is every idle one when the file's path changes (or
+    the process forked: a connection must never be shared between processes).
+    """
+
+    def __init__(self, size: int = 8):
+        self._size = size
+        self._idle: list[sqlite_utils.Database] = []
+        self._opened_for: tuple[str, bool, int] | None = None
+        self._lock = threading.Lock()
+
+    def take(self, path: str, read_only: bool) -> sqlite_utils.Database:
+        """An idle connection to ``path``, or a new one."""
+        with self._lock:
+            if self._opened_for != (path, read_only, os.getpid()):
+                self._close_idle()
+                self._opened_for = (path, read_only, os.getpid())
+            if self._idle:
+                return self._idle.pop()
+        return open_db(path, read_only)
+
+    def give_back(self, db: sqlite_utils.Database, broken: bool = False) -> None:
+        """Keep ``db`` for the next request, unless it is ``broken`` or the pool is full."""
+        if not broken and db.conn.in_transaction:
+            db.execute("ROLLBACK")  # a request that ended inside a transaction wrote nothing
+        with self._lock:
+            if not broken and len(self._idle) < self._size:
+                self._idle.append(db)
+                return
+        db.close()
+
+    def close(self) -> None:
+        """Close the idle connections (the next request opens a new one)."""
+        with self._lock:
+            self._close_idle()
+
+    def _close_idle(self) -> None:
+        while self._idle:
+            self._idle.pop().close()
+
+
+def get_pool() -> ConnectionPool:
+    """The app's pool of database connections."""
+    return current_app.extensions["uno_db"]  # type: ignore[no-any-return]
+
+
 def get_db() -> sqlite_utils.Database:
-    """The request's database, opened on first use."""
+    """The request's database connection, taken from the pool on first use."""
     if "db" not in g:
-        g.db = open_db(current_app.config["DATABASE"],
-                       read_only=current_app.config.get("DATABASE_READONLY", False))
+        g.db = get_pool().take(current_app.config["DATABASE"],
+                               current_app.config.get("DATABASE_READONLY", False))
     return g.db  # type: ignore[no-any-return]
 
 
+def db_broken() -> None:
+    """Mark the request's connection as not to be lent again (it met a database error)."""
+    g.db_broken = True
+
+
 def close_db(exc: BaseException | None = None) -> None:
-    """Close the request's connection, if one was opened."""
+    """Give the request's connection back to the pool, if it took one."""
     db = g.pop("db", None)
     if db is not None:
-        db.close()
+        get_pool().give_back(db, broken=exc is not None or g.pop("db_broken", False))
 
 
 @click.command("init-db")
@@ -274,5 +331,6 @@ def init_app(app: Flask) -> None:
     from . import store
 
     app.extensions["uno_games"] = store.GameCache()
+    app.extensions["uno_db"] = ConnectionPool()
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)

@@ -128,6 +128,9 @@ def _http_error(exc: HTTPException) -> tuple[str, int, dict[str, str]]:
 def _database_error(exc: sqlite3.DatabaseError) -> tuple[str, int]:
     # The app's writes let SQLite's errors through (sqlite-utils, db.writing()); those
     # the person at the table can fix get a page, and the rest stay a 500, as bugs.
+    from .db import db_broken  # (db.py imports this module)
+
+    db_broken()  # the connection is closed after this request, not lent again
     problem = database_problem(exc, "the database file")
     if problem is None:
         raise exc

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -46,6 +46,18 @@ def picker_grid(variant_name: str, options: TableOptions) -> tuple[
     )
     wilds = tuple((c, n) for c, n in deck.items() if c.color is None)
     return rows, wilds
+
+
+def deck_grid(variant_name: str, options: TableOptions) -> Markup:
+    """The picker's deck template (_card_picker.html) for this deck, rendered once per app:
+    a few hundred escaped attributes that are the same for every page showing this deck."""
+    grids: dict[tuple[str, TableOptions], Markup] = current_app.extensions.setdefault(
+        "uno_deck_grids", {})
+    key = (variant_name, options)
+    if key not in grids or current_app.jinja_env.auto_reload:
+        macros = current_app.jinja_env.get_template("_card_picker.html").module
+        grids[key] = Markup(macros.deck_template(*picker_grid(variant_name, options)))  # type: ignore[attr-defined]
+    return grids[key]
 
 
 def _form_data(source: Mapping[str, Any]) -> dict[str, str]:
@@ -120,10 +132,10 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
         return (render_template("hand_out.html", game=game, hand=hand, data=data,
                                 errors=errors or {}), status, _NO_STORE)
     reading = read_hand(game, data)
-    rows, wilds = picker_grid(game.variant.name, game.options)
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
-        seats=game.standings.scored_seats(went_out), rows=rows, wilds=wilds, reading=reading,
+        seats=game.standings.scored_seats(went_out),
+        deck=deck_grid(game.variant.name, game.options), reading=reading,
         errors=errors or {}, restored=restored,
     )
     return html, status, _NO_STORE

@@ -31,7 +31,7 @@ from .db import get_db, writing
 from .errors import row_id
 from .forms import MAX_CARDS_TEXT, FormErrors
 from .games import get_game_or_404
-from .hands import picker_grid
+from .hands import deck_grid
 from .referee_forms import (
     BY_SLUG,
     HOUSE_RULES,
@@ -190,10 +190,11 @@ def check(slug: str) -> Any:
 def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
                 verdict: Verdict | None = None, errors: Mapping[str, str] | None = None,
                 status: int = 200) -> tuple[str, int]:
-    rows, wilds = picker_grid(table.variant.name, table.options)
+    values = dict(values)  # the first of each field (a MultiDict's misses cost an exception)
     html = render_template(
         "referee_check.html", check=check, table=table, values=values, verdict=verdict,
-        errors=errors or {}, saved=None, rows=rows, wilds=wilds, links=_links(table),
+        errors=errors or {}, saved=None, deck=deck_grid(table.variant.name, table.options),
+        links=_links(table),
         house_rules=HOUSE_RULES, variants=_variants(), here=url_for("referee.check",
                                                                      slug=check.slug),
         submission=secrets.token_urlsafe(16), choices=_choices(table),
@@ -399,9 +400,9 @@ def _replay_dict(r: Replay, table: Table) -> dict[str, Any]:
 
 def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str, str] | None = None,
                    status: int = 200) -> tuple[str, int]:
-    rows, wilds = picker_grid(table.variant.name, table.options)
     html = render_template("referee_replay.html", replay=None, table=table, values=values,
-                           errors=errors or {}, fields=REPLAY_FIELDS, rows=rows, wilds=wilds,
+                           errors=errors or {}, fields=REPLAY_FIELDS,
+                           deck=deck_grid(table.variant.name, table.options),
                            links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
                            here=url_for("referee.replay"), choices={})
     return html, status

@@ -12,10 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
-
-from flask import url_for
 
 import engine
 from engine import Card, Rank, TableOptions, card_name, referee
@@ -24,7 +22,7 @@ from engine.referee.specials import SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
 from .forms import MAX_CARDS_TEXT, FormErrors, clean_name
-from .rules import rule_url
+from .rules import rule_url, rules_page_url
 from .store import GameRecord
 
 #: The house rules a table without a game can tick: TableOptions' switches, named for people.
@@ -80,10 +78,10 @@ class Table:
                 out.append((name, str(item)))
         return out
 
-    @cached_property
-    def deck(self) -> dict[Card, int]:
-        """Copies of each card in this table's deck (read once: a page asks it per check)."""
-        return self.variant.deck_counts(self.options)
+    @property
+    def deck(self) -> Mapping[Card, int]:
+        """Copies of each card in this table's deck."""
+        return _deck(self.variant.name, self.options)
 
     def holds(self, text: str | None) -> bool:
         """Whether the deck holds the card written ``text`` (None: no card needed)."""
@@ -97,6 +95,12 @@ class Table:
     def house_rules(self) -> list[str]:
         """The table's setup and house rules in plain sentences (the engine's words)."""
         return self.options.describe(self.variant)
+
+
+@lru_cache(maxsize=64)
+def _deck(variant_name: str, options: TableOptions) -> Mapping[Card, int]:
+    # Read once per deck: every page asks it, some once per check.
+    return engine.find_variant(variant_name).deck_counts(options)
 
 
 def read_table(values: Mapping[str, Any], game: GameRecord | None) -> Table:
@@ -485,7 +489,7 @@ def citation_path(variant: str, citation: str) -> str:
     anchor = _citation_anchor(found.name, citation)
     if anchor is not None:
         return rule_url(found, anchor)
-    return url_for("rules.variant_rules", variant=found.name)
+    return rules_page_url(found.name)
 
 
 @lru_cache(maxsize=1024)

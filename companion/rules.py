@@ -8,6 +8,8 @@ from werkzeug.wrappers import Response
 import engine
 from engine.rulebook import rulebook, section
 
+from .urls import fixed_url
+
 bp = Blueprint("rules", __name__)
 
 
@@ -41,7 +43,12 @@ def rule_url(variant: type[engine.Game] | str, anchor: str) -> str:
     """
     found = engine.find_variant(variant) if isinstance(variant, str) else variant
     section(found, anchor)
-    return url_for("rules.variant_rules", variant=found.name, _anchor=anchor)
+    return f"{rules_page_url(found.name)}#{anchor}"
+
+
+def rules_page_url(variant_name: str) -> str:
+    """The address of a variant's rules page (``variant_name`` as the engine names it)."""
+    return fixed_url("rules.variant_rules", variant=variant_name)
 
 
 bp.add_app_template_global(rule_url)

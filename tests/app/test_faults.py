@@ -209,6 +209,7 @@ def test_a_full_disk_refuses_writes_and_keeps_serving_reads(app, table, monkeypa
         return opened
 
     monkeypatch.setattr(db, "open_db", full_disk)
+    app.extensions["uno_db"].close()  # the connections opened from now on see a full disk
     before = table.snapshot()
     refused = table.post(f"/games/{game_id}/hands/review", {"out": "0", "hand_id": "0", **form})
     assert refused.status_code == 503
@@ -245,7 +246,13 @@ def test_a_database_broken_while_serving_is_a_503_page(app, table, data_dir):
     path.write_bytes(b"\x00" * 8192)
     broken = table.client.get(f"/games/{game_id}")
     assert broken.status_code == 503
-    assert "The database file is not an SQLite database" in table.text(broken)
+    # The connection lent to this request was open before: it finds its pages damaged.
+    assert ("The database file is damaged" in table.text(broken)
+            or "The database file is not an SQLite database" in table.text(broken))
+    # It is closed, not lent again: the next request's new connection reads the file anew.
+    again = table.client.get(f"/games/{game_id}")
+    assert again.status_code == 503
+    assert "The database file is not an SQLite database" in table.text(again)
     app.config["DATABASE"] = str(data_dir / "gone" / "companion.sqlite3")
     gone = table.client.get("/")
     assert gone.status_code == 503

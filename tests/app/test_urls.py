@@ -1,0 +1,29 @@
+"""Addresses built once (companion.urls): the same as url_for's, under any root."""
+
+from __future__ import annotations
+
+import pytest
+from flask import render_template_string, url_for
+
+from companion.rules import rule_url
+from companion.urls import fixed_url
+
+
+@pytest.mark.parametrize("root", ["", "/uno", "/other/place"])
+def test_a_fixed_address_is_url_for_under_the_root_served(app, root):
+    for _ in range(2):  # built, then looked up
+        with app.test_request_context("/", base_url=f"http://localhost{root}/"):
+            assert fixed_url("rules.variant_rules", variant="classic") == (
+                url_for("rules.variant_rules", variant="classic"))
+            assert fixed_url("rules.variant_rules", variant="classic").startswith(f"{root}/rules/")
+            assert rule_url("one", "challenges") == f"{root}/rules/one#challenges"
+            css = render_template_string("{{ asset('app.css') }}")
+            assert css.startswith(f"{root}/static/app.") and css.endswith(".css")
+
+
+def test_outside_a_request_it_is_url_for(app):
+    app.config["SERVER_NAME"] = "table.example"  # url_for needs it without a request
+    with app.app_context():
+        built = fixed_url("rules.variant_rules", variant="one")
+        assert built == url_for("rules.variant_rules", variant="one")
+        assert built == "http://table.example/rules/one"
