@@ -17,7 +17,7 @@ import enum
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from .actions import Action
 from .cards import ALL_CARDS, COLORS, Card, Color, Rank, card
@@ -178,6 +178,16 @@ CLASSIC_SECTIONS: dict[str, tuple[str | None, str]] = {
 }
 
 
+#: The attributes a copy of a game shares with it: immutable values (numbers, enums,
+#: cards, tuples), or, for ``_setup`` and ``_start_of_hand``, values never changed once set.
+_SHARED = (
+    "_color", "_direction", "_drawn", "_droid_by", "_droid_last", "_final", "_forced_play",
+    "_guilty", "_jp_draws", "_jp_skip", "_jump_in", "_legal", "_n", "_opening", "_penalty",
+    "_pending", "_pending_from", "_phase", "_reverse_skips", "_setup", "_seven_o",
+    "_stack_rule", "_start_of_hand", "_to_act", "_until_playable", "_winner",
+)
+
+
 class GameState:
     """A hand's state and settings; :class:`engine.game.Game` is the whole game model."""
 
@@ -287,13 +297,21 @@ class GameState:
         cls._play_cite = cls._cite["play"]
 
     def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
-        """Whether a draw wild was played illegally: the hook each variant's challenge uses.
-
-        ``rest`` is the player's hand after the play; ``color`` and ``top`` are the
-        color in play and the top card before it. Classic (R10, R20): another card of
-        the color in play; wilds and other colors' symbols do not count.
+        """Whether a draw wild was played illegally: whether ``rest``, the player's hand
+        after the play, holds a card :meth:`bluff_card` names. ``color`` and ``top`` are
+        the color in play and the top card before it.
         """
-        return any(c.color is color for c in rest)
+        return any(self.bluff_card(c, color, top) for c in rest)
+
+    def bluff_card(self, c: Card, color: Color | None, top: Card) -> bool:
+        """Whether holding ``c`` makes playing a draw wild a bluff: the hook each variant's
+        challenge uses. Classic (R10, R20): a card of the color in play; wilds and other
+        colors' symbols do not count.
+
+        One card is enough, whatever else is held: so the referee, not knowing a hand,
+        can ask which single card would make the play a bluff.
+        """
+        return c.color is color
 
     # -- deck and points -------------------------------------------------
 
@@ -413,6 +431,31 @@ class GameState:
         self.history: list[Action] = []
         #: The events of the deal and the first card.
         self.opening_events: list[Event] = []
+
+    def copy(self) -> Self:
+        """An independent copy of the game as it stands, its random generator included:
+        playing on the copy never changes this game. (The referee walks a dispute's
+        branches on copies rather than setting each position up again.)
+
+        Every attribute is shared, save the mutable ones copied below; the engine's tests
+        check that no attribute is left shared and mutable.
+        """
+        rng = type(self._rng).__new__(type(self._rng))  # unseeded: its state is set next
+        rng.setstate(self._rng.getstate())
+        game = type(self)(self.players, self.options, self.dealer, rng)
+        for name in _SHARED:
+            setattr(game, name, getattr(self, name))
+        game._hands = [list(h) for h in self._hands]
+        game._laid = [list(h) for h in self._laid]
+        game._draw = list(self._draw)
+        game._discard = list(self._discard)
+        game._exposed = list(self._exposed)
+        game._jp_colors = list(self._jp_colors)
+        game._events = list(self._events)
+        game._rules = RuleDispenser(list(self._rules.loaded), list(self._rules.used))
+        game.history = list(self.history)
+        game.opening_events = list(self.opening_events)
+        return game
 
     # -- what the app reads ----------------------------------------------------------------
 

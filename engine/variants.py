@@ -6,7 +6,6 @@ sheets as settled in RULINGS.md (see docs/rulings.md for our summary).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
 from .cards import NUMBER_RANKS, Card, Color, Rank, card
@@ -146,9 +145,9 @@ class PizzaPizzaGame(Game):
         "out": ("going out", ""), "uno": ("calling UNO", "R6"),
     }
 
-    def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
+    def bluff_card(self, c: Card, color: Color | None, top: Card) -> bool:
         """R25: guilty if any other card held could have been played, wilds included."""
-        return any(c.color is None or c.color is color or c.rank is top.rank for c in rest)
+        return c.color is None or c.color is color or c.rank is top.rank
 
 
 class OneGame(Game):
@@ -210,9 +209,9 @@ class StarWarsGame(Game):
         "final": (None, "R5"), "out": ("Winning", ""), "uno": ("Calling UNO!", "R6"),
     }
 
-    def bluffed(self, rest: Sequence[Card], color: Color | None, top: Card) -> bool:
+    def bluff_card(self, c: Card, color: Color | None, top: Card) -> bool:
         """R35: guilty if holding a card of the color in play or any other wild."""
-        return any(c.color is None or c.color is color for c in rest)
+        return c.color is None or c.color is color
 
 
 VARIANTS: list[type[Game]] = [ClassicGame, WildJackpotGame, PizzaPizzaGame, OneGame, StarWarsGame]

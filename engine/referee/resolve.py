@@ -239,9 +239,10 @@ def _bluff_test(scene: _Scene, accused: int,
     """The challenge test, for the draw wild the accused plays first in ``scene``.
     ``universe``: each card the deck still holds there, where the caller has them.
 
-    It is the engine's own, the variant's ``bluffed`` hook, asked as playing the wild asks
-    it (of the hand after the play, the color in play and the card under it): the same
-    answer as playing out a game for each card the hand may hold, at a fraction of the cost.
+    It is the engine's own, the variant's ``bluff_card`` hook (what ``bluffed`` asks of each
+    card held when the wild is played), asked of the hand after the play, the color in
+    play and the card under it: the same answer as playing out a game for each card the
+    hand may hold, at a fraction of the cost.
     """
     play = scene.prelude[0]
     assert play.kind is ActionKind.PLAY and play.card is not None and scene.to_act == accused
@@ -249,13 +250,14 @@ def _bluff_test(scene: _Scene, accused: int,
     rest.remove(play.card)
     top = scene.discard[-1]
     color = scene.color if scene.color is not None else top.color  # as from_position has it
-    hooks = _rule_hooks(scene.table)
-    if scene.hands[accused].unknown <= 0:
-        return _BluffTest(hooks.bluffed(rest, color, top))
-    # Which single card, held beside the known ones, makes the draw wild illegal?
+    bluff_card = _rule_hooks(scene.table).bluff_card
+    known_guilty = any(bluff_card(c, color, top) for c in rest)
+    if known_guilty or scene.hands[accused].unknown <= 0:
+        return _BluffTest(known_guilty)
+    # Which single card, held beside the innocent known ones, makes the draw wild illegal?
     if universe is None:
         universe = _universe(scene.remaining(), scene.table)
-    bluffs = tuple(c for c in universe if hooks.bluffed([*rest, c], color, top))
+    bluffs = tuple(c for c in universe if bluff_card(c, color, top))
     if not bluffs or len(bluffs) == len(universe):
         return _BluffTest(bool(bluffs))
     return _BluffTest(None, _describe(bluffs, tuple(universe)), bluffs)
@@ -374,8 +376,9 @@ def _droid(scene: _Scene, *, since: int, budget: _Budget,
         for color in colors:
             a = next(x for x in lays if x.card is not None and x.card.color is color)
             assert color is not None
-            # The last color goes on with this game; the others set the position up again.
-            played = (game, [*events, *game.apply(a)]) if color is colors[-1] else None
+            # The last color goes on with this game; the others with a copy of it.
+            branch = game if color is colors[-1] else game.copy()
+            played = (branch, [*events, *branch.apply(a)])
             cases.append(Case(f"{t.name(seat)} lays {_article(color.value + ' card')}",
                               _droid(scene.then(a), since=since, budget=budget, played=played)))
         return _depends(t, events[since:], f"which color {t.name(seat)} lays", cases)

@@ -221,7 +221,7 @@ def _filler_order(t: _Table, avoid: frozenset[Card]) -> tuple[Card, ...]:
 @lru_cache(maxsize=64)
 def _rule_hooks(t: _Table) -> Game:
     """A hand of this table's game, dealt once and never played: only the variant's rule
-    hooks (``bluffed``) are asked of it."""
+    hooks (``bluff_card``) are asked of it."""
     return t.variant.new(list(t.names), options=t.options, seed=0)
 
 
@@ -265,14 +265,15 @@ class _Scene:
 
     def remaining(self) -> Counter[Card]:
         """Cards of the deck nobody has named (the pool the filler comes from)."""
-        left = self.table.counts()
-        left.subtract(self.discard)
-        left.subtract(self.draw_top)
-        for h in self.hands:
-            left.subtract(h.known)
-        if any(k < 0 for k in left.values()):
-            raise TooManyCopiesError("more copies of a card are named than the deck holds")
-        return +left
+        left = dict(self.table.holds)  # (every position a dispute sets up asks this)
+        for cards in (self.discard, self.draw_top, *(h.known for h in self.hands)):
+            for c in cards:
+                copies = left.get(c, 0) - 1
+                if copies < 0:
+                    raise TooManyCopiesError("more copies of a card are named than the deck "
+                                             "holds")
+                left[c] = copies
+        return Counter({c: k for c, k in left.items() if k})
 
     def build(self) -> Game:
         t = self.table

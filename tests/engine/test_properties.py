@@ -31,10 +31,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import VARIANTS, Card, Game, TableOptions, find_variant
+from engine import state as engine_state
 from engine.actions import Action, ActionKind, IllegalActionError
 from engine.cards import COLORS
 from engine.events import Event
-from engine.jackpot import LEVER_OUTCOMES
+from engine.jackpot import LEVER_OUTCOMES, RuleDispenser
 from engine.simulate import (
     DEFAULT_MAX_ACTIONS,
     POLICIES,
@@ -336,6 +337,36 @@ def test_save_restore_mid_hand_plays_on_identically(table: tuple[str, int, Table
     assert restored.to_json() == game.to_json()
     if policy == "eager":
         assert game.is_over
+
+
+@settings(SLOW, max_examples=60)
+@given(table=tables_with_options(), seed=st.integers(0, 2**32 - 1),
+       stop=st.integers(0, 150), policy=st.sampled_from(sorted(POLICIES)))
+def test_a_copy_plays_on_identically_and_apart(table: tuple[str, int, TableOptions],
+                                               seed: int, stop: int, policy: str) -> None:
+    name, players, options = table
+    game = find_variant(name).new(players, seed=seed, options=options)
+    for _ in random_steps(game, chooser_for(seed), stop, POLICIES[policy]):
+        pass
+    copy = game.copy()
+    assert copy.to_json() == game.to_json()
+    slots = [slot for cls in type(game).__mro__ for slot in getattr(cls, "__slots__", ())]
+    # (Compiled, the classes list no __slots__: the plain engine's run checks them.)
+    assert len(slots) >= 40 or not engine_state.__file__.endswith(".py")
+    for slot in slots:  # nothing that changes in play is left shared
+        mine, theirs = getattr(game, slot), getattr(copy, slot)
+        # (_setup is set once, when the hand starts, and only ever read as a copy.)
+        if isinstance(mine, (list, dict, set, random.Random, RuleDispenser)) and slot != "_setup":
+            assert mine is not theirs, slot
+    before = json.dumps(game.to_json())
+    budget, choose = budget_for(policy), POLICIES[policy]
+    copy_events = [[e.text for e in step.events]
+                   for step in random_steps(copy, chooser_for(-seed), budget, choose)]
+    assert json.dumps(game.to_json()) == before  # playing the copy left the game alone
+    game_events = [[e.text for e in step.events]
+                   for step in random_steps(game, chooser_for(-seed), budget, choose)]
+    assert game_events == copy_events  # random generator included
+    assert copy.to_json() == game.to_json()
 
 
 @pytest.mark.parametrize(("name", "players"), TABLES)

@@ -2,7 +2,7 @@
 game is the engine's replay.
 
 Where a challenge hangs on a hand nobody saw, the referee asks the engine's challenge
-test (the variant's ``bluffed`` hook) of each card the hand may hold, instead of playing
+test (the variant's ``bluff_card`` hook) of each card the hand may hold, instead of playing
 out a game for each; and of the cards that may have been under the draw wild, it plays
 out once each group the test says the same of. Here every dispute is settled both ways:
 as the referee does, and with every card held and every card under the wild played out
