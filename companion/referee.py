@@ -45,6 +45,7 @@ from .referee_forms import (
     read_table,
 )
 from .referee_forms import Field as FormField
+from .urls import fixed_url
 
 bp = Blueprint("referee", __name__)
 bp.add_app_template_global(citation_path, "citation_url")
@@ -85,18 +86,18 @@ def _sentence(text: str) -> str:
 def _links(table: Table) -> dict[str, str]:
     """The addresses a referee page links to, for this table."""
     query = table.query()
-    out = {"index": url_for("referee.index", **query),
-           "special": url_for("referee.specials", **query),
-           "replay": url_for("referee.replay", **query)}
+    out = {"index": fixed_url("referee.index", **query),
+           "special": fixed_url("referee.specials", **query),
+           "replay": fixed_url("referee.replay", **query)}
     if table.game is not None:
-        out["rulings"] = url_for("referee.rulings", game_id=table.game.id)
-        out["scoreboard"] = url_for("games.scoreboard", game_id=table.game.id)
+        out["rulings"] = fixed_url("referee.rulings", game_id=table.game.id)
+        out["scoreboard"] = fixed_url("games.scoreboard", game_id=table.game.id)
     return out
 
 
 def check_url(check: Check, table: Table) -> str:
     """A check's page, for this table."""
-    return url_for("referee.check", slug=check.slug, **table.query())
+    return fixed_url("referee.check", slug=check.slug, **table.query())
 
 
 # -- the list of checks -----------------------------------------------------------------------
@@ -130,7 +131,7 @@ def _checks_page(table: Table, checks: list[Check], specials: list[Check], *, he
     names the page's own view, where the table's fields send the form."""
     return render_template("referee.html", table=table, checks=checks, specials=specials,
                            links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
-                           check_url=check_url, here=url_for(here), special_page=special_page)
+                           check_url=check_url, here=fixed_url(here), special_page=special_page)
 
 
 def _variants() -> list[tuple[str, str]]:
@@ -194,9 +195,8 @@ def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
     html = render_template(
         "referee_check.html", check=check, table=table, values=values, verdict=verdict,
         errors=errors or {}, saved=None, deck=deck_grid(table.variant.name, table.options),
-        links=_links(table),
-        house_rules=HOUSE_RULES, variants=_variants(), here=url_for("referee.check",
-                                                                     slug=check.slug),
+        links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
+        here=fixed_url("referee.check", slug=check.slug),
         submission=secrets.token_urlsafe(16), choices=_choices(table),
     )
     return html, status
@@ -404,7 +404,7 @@ def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str,
                            errors=errors or {}, fields=REPLAY_FIELDS,
                            deck=deck_grid(table.variant.name, table.options),
                            links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
-                           here=url_for("referee.replay"), choices={})
+                           here=fixed_url("referee.replay"), choices={})
     return html, status
 
 

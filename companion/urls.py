@@ -13,20 +13,21 @@ from typing import Any
 from flask import has_request_context, request, url_for
 
 #: Addresses built, by (root, endpoint, arguments); kept small, as the root comes from
-#: the request.
+#: the request and the arguments may name any game.
 _BUILT: dict[tuple[str, str, tuple[tuple[str, Any], ...]], str] = {}
 _MOST = 1024
 
 
 def fixed_url(endpoint: str, **values: Any) -> str:
-    """``url_for(endpoint, **values)`` for an address that depends on nothing else
-    (``values`` hashable: names, numbers)."""
-    if not has_request_context():
+    """``url_for(endpoint, **values)`` for an address that depends on nothing else; built
+    anew where a value is a list (a repeated query field)."""
+    if not has_request_context() or any(isinstance(v, list) for v in values.values()):
         return url_for(endpoint, **values)
     key = (request.script_root, endpoint, tuple(sorted(values.items())))
     url = _BUILT.get(key)
     if url is None:
         url = url_for(endpoint, **values)
-        if len(_BUILT) < _MOST:
-            _BUILT[key] = url
+        if len(_BUILT) >= _MOST:
+            _BUILT.clear()  # (rarely: a thousand games' links, or roots made up by requests)
+        _BUILT[key] = url
     return url

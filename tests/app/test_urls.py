@@ -27,3 +27,21 @@ def test_outside_a_request_it_is_url_for(app):
         built = fixed_url("rules.variant_rules", variant="one")
         assert built == url_for("rules.variant_rules", variant="one")
         assert built == "http://table.example/rules/one"
+
+
+def test_a_repeated_field_is_built_each_time(app):
+    with app.test_request_context("/"):
+        built = fixed_url("referee.index", variant="classic", house=["jump_in", "seven_o"])
+        assert built == url_for("referee.index", variant="classic", house=["jump_in", "seven_o"])
+        assert built.count("house=") == 2
+
+
+def test_the_table_of_addresses_stays_small(app, monkeypatch):
+    from companion import urls
+
+    monkeypatch.setattr(urls, "_MOST", 3)
+    monkeypatch.setattr(urls, "_BUILT", {})
+    with app.test_request_context("/"):
+        for game in range(1, 8):
+            assert fixed_url("games.scoreboard", game_id=game) == f"/games/{game}"
+            assert len(urls._BUILT) <= 3
