@@ -96,3 +96,21 @@ def test_at_most_eight_idle_connections_are_kept(app):
     for db in open_ones:
         with pytest.raises(sqlite3.ProgrammingError):
             db.execute("select 1")
+
+
+def test_an_idle_connection_reads_what_another_wrote_since(app, table):
+    game_id = table.create_game()
+    reader, one = lend(app)
+    writer, two = lend(app)
+    query = "select target from games where id = ?"
+    old = reader.execute(query, [game_id]).fetchone()[0]  # the reader has read the game
+    writer.execute("update games set target = ? where id = ?", [old + 1, game_id])
+    two.pop()
+    one.pop()  # both idle in the pool
+    first, one = lend(app)
+    second, two = lend(app)
+    assert {first, second} == {reader, writer}
+    assert first.execute(query, [game_id]).fetchone()[0] == old + 1
+    assert second.execute(query, [game_id]).fetchone()[0] == old + 1
+    two.pop()
+    one.pop()
