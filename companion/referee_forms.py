@@ -18,7 +18,7 @@ from typing import Any
 import engine
 from engine import Card, Rank, TableOptions, card_name, referee
 from engine.referee import Verdict
-from engine.referee.specials import SEVEN_ZERO_OFF
+from engine.referee.specials import JUMP_IN_OFF, SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
 from .forms import MAX_CARDS_TEXT, FormErrors, clean_name
@@ -456,7 +456,7 @@ CHECKS: tuple[Check, ...] = (
         Field("top", "card", "The card on top of the pile", required="Tap the card on top."),
         Field("turn", "seat", "Whose turn it was", required="Tap whose turn it was."),
         _DIRECTION, _TARGET,
-    ), _jump_in),
+    ), _jump_in, house_rule=("jump_in", JUMP_IN_OFF)),
     Check("special/droid", "Build a Droid", "Let's Build a Droid, round by round.", (
         Field("player", "seat", "Who played the Droid?", required="Tap who played it."),
         _NAMED_BY_PLAYER,

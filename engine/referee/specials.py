@@ -138,6 +138,11 @@ def seven_zero(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef
     return _play_verdict(t, scene, plays, sizes=True)
 
 
+#: What a jump-in is at a table without that house rule (the referee's page says it up front).
+JUMP_IN_OFF = ("the jump-in house rule is not on at this table, so nobody may play a card "
+               "out of turn")
+
+
 def jump_in(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
             top: Card | str, jumper: SeatRef, *, direction: int | str = 1,
             target: SeatRef | None = None, counts: Mapping[SeatRef, HandLike] | None = None,

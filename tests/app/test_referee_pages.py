@@ -321,6 +321,17 @@ def test_seven_zero_says_up_front_whether_the_house_rule_is_on(table):
     assert "7-0 house rule is not on at this table" in refusal(table, page)
 
 
+def test_jump_in_says_up_front_whether_the_house_rule_is_on(table):
+    def question(query: str) -> str:
+        return table.client.get(f"/referee/special/jump-in?variant=classic&seats={S3}"
+                                f"{query}", headers=JSON).get_json()["question"]
+
+    assert "jump-in house rule is not on at this table" in question("")
+    assert "not on" not in question("&house=jump_in")
+    page = table.client.get(f"/referee/special/jump-in?variant=classic&seats={S3}")
+    assert "The jump-in house rule is not on at this table" in table.text(page)
+
+
 def test_json_lists_the_checks_and_describes_each(table):
     listed = table.client.get("/referee?variant=pizza-pizza&seats=Ann,Bea", headers=JSON)
     data = listed.get_json()
