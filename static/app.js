@@ -219,6 +219,35 @@
     }
   });
 
+  // A request htmx sent in the background (live points, a pull, an answer) that got no
+  // answer, or an error nobody marked to be shown in place: say so at the top of the page,
+  // in the server's own words where it sent some, rather than leave the page quietly
+  // showing what it showed before. The next request that works takes the notice away.
+  function sayTrouble(text) {
+    const notice = document.getElementById("trouble");
+    if (!notice) return;
+    notice.textContent = text;
+    notice.hidden = false;
+  }
+  function serverWords(xhr) {
+    const page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+    const title = page.querySelector("main h1");
+    const said = page.querySelector("main h1 ~ p");
+    const words = [title, said].filter(Boolean).map((el) => el.textContent.trim());
+    return words.length ? words.join(": ") : "The app could not answer (error " + xhr.status + ").";
+  }
+  document.addEventListener("htmx:responseError", (event) => {
+    sayTrouble(serverWords(event.detail.xhr) + " What is on this page is not lost: try again.");
+  });
+  document.addEventListener("htmx:sendError", () => {
+    sayTrouble("The app could not be reached: check that this phone is still on the " +
+               "network, then try again. What is on this page is not lost.");
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const notice = document.getElementById("trouble");
+    if (notice && event.detail.successful) notice.hidden = true;
+  });
+
   // Replay: the share link's "Copy" button.
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("[data-copy]");
