@@ -43,7 +43,9 @@ def start_game(page: Page, variant: str, names: list[str], target: str | None = 
     """Fill in the new-game form from the home page and start."""
     page.goto("/")
     page.get_by_role("link", name="New game").click()
-    page.wait_for_load_state()  # htmx must be listening before the variant changes
+    # The new-game page, loaded: htmx must be listening before the variant changes (a
+    # click does not wait for the page it leads to, so the home page's own load will not do).
+    page.wait_for_url("**/games/new")
     if page.get_by_label("Variant").input_value() != variant:
         # The form refreshes itself for the variant (htmx): wait for the swap to be done
         # before typing, or the new form would replace what was typed meanwhile.
@@ -60,6 +62,16 @@ def start_game(page: Page, variant: str, names: list[str], target: str | None = 
         page.locator("input[name=target]").fill(target)
     page.get_by_role("button", name="Start game").click()
     expect(page.locator("#standings")).to_be_visible()
+    page.wait_for_load_state()  # the whole scoreboard, for whatever the test reads next
+
+
+def wait_for_page(page: Page, proof: Locator) -> None:
+    """Wait for the page a click or a key press led to, before reading it: a click does not
+    wait for the navigation it starts. ``proof`` is something that page shows and the one
+    before it did not; then the page is waited for to load (the rest of it parsed, its
+    stylesheet applied, its scripts run: the card grids drawn, htmx listening)."""
+    expect(proof).to_be_visible()
+    page.wait_for_load_state()
 
 
 def tap_cards(page: Page, seat: int, cards: dict[str, int]) -> None:
@@ -86,7 +98,11 @@ def record_hand(page: Page, went_out: str, cards: dict[int, dict[str, int]],
 
 
 def totals(page: Page) -> list[str]:
-    """The scoreboard's totals, in seat order (the rows themselves are ranked)."""
+    """The scoreboard's totals, in seat order (the rows themselves are ranked).
+
+    Read at once, not waited for: call it once the page shown is the scoreboard to read
+    (after a click, wait for something only that scoreboard shows)."""
+    page.wait_for_load_state()
     rows = page.locator("#standings tbody tr")
     by_seat = {int(rows.nth(i).get_attribute("data-seat") or 0):
                rows.nth(i).locator("td.total").inner_text() for i in range(rows.count())}
@@ -94,7 +110,8 @@ def totals(page: Page) -> list[str]:
 
 
 def violations(page: Page) -> list[str]:
-    """What axe finds on the page as it is now, one line per rule and element."""
+    """What axe finds on the page as it is now, one line per rule and element (after a
+    click, wait for the page it leads to first: wait_for_page)."""
     page.wait_for_load_state()
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.evaluate(AXE)
@@ -104,7 +121,8 @@ def violations(page: Page) -> list[str]:
 
 
 def assert_fits_phone(page: Page) -> None:
-    """No horizontal scroll, and every visible control is at least 44px in both directions."""
+    """No horizontal scroll, and every visible control is at least 44px in both directions,
+    on the page as it is now (after a click, wait for the page it leads to first)."""
     page.wait_for_load_state()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"{page.url} scrolls sideways ({width}px)"

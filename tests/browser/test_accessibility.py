@@ -7,8 +7,8 @@ axe-core is evaluated in the page through Playwright (browser_steps.violations).
 from __future__ import annotations
 
 import pytest
-from browser_steps import start_game, tap_cards, violations
-from playwright.sync_api import Page
+from browser_steps import start_game, tap_cards, violations, wait_for_page
+from playwright.sync_api import Page, expect
 
 
 def every_page(page: Page) -> list[tuple[str, list[str]]]:
@@ -24,29 +24,40 @@ def every_page(page: Page) -> list[tuple[str, list[str]]]:
     check("new game")
     start_game(page, "classic", ["Ann", "Bob", "Cy"], target="100")
     check("scoreboard")
+    # Each step waits for the page it leads to (a click does not) before axe checks it.
     page.get_by_role("link", name="Record hand 1").click()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: who went out?"))
     check("who went out")
     page.get_by_role("button", name="Ann", exact=True).click()
-    if page.locator(".grid-slot .cell").count():
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
+    if page.locator(".grid-slot .cell").count():  # the grids, drawn by the app's script
         tap_cards(page, 1, {"red-7": 2, "wild": 1})
+        expect(page.locator("#pts-1")).to_have_text("64")  # htmx has swapped the points in
     else:
         page.get_by_role("textbox", name="Bob's cards").fill("r7 r7 w")
     check("card picker")
     page.get_by_role("button", name="Review hand").click()
+    wait_for_page(page, page.get_by_role("alert").filter(has_text="Enter Cy's cards"))
     check("review, refused (Cy's cards missing)")
     page.locator("input[name='pts-2']").fill("5")
     page.get_by_role("button", name="Review hand").click()
+    wait_for_page(page, page.get_by_role("heading", name="Review hand 1"))
     check("review")
     page.get_by_role("button", name="Save hand").click()
+    wait_for_page(page, page.get_by_text("1 hand played"))
     check("scoreboard after a hand")
     page.get_by_role("link", name="History & corrections").click()
+    wait_for_page(page, page.get_by_role("heading", name="Hands", exact=True))
     check("history")
     page.locator("#hand-1").get_by_role("link", name="Edit").click()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1 (editing): Ann went out"))
     check("edit a hand")
     page.get_by_role("link", name="Scoreboard").click()
     page.get_by_role("link", name="Delete game…").click()
+    wait_for_page(page, page.get_by_role("heading", name="Delete this game?"))
     check("confirm delete")
     page.get_by_role("button", name="Delete game").click()
+    wait_for_page(page, page.get_by_text("Game deleted."))
     check("home, with the undo notice")
     page.goto("/games/999")
     check("not found")

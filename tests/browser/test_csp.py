@@ -29,7 +29,7 @@ def test_a_table_evening_breaks_no_rule_of_the_policy(page: Page) -> None:
 
     page.goto("/")
     page.get_by_role("link", name="New game").click()
-    page.wait_for_load_state()
+    page.wait_for_url("**/games/new")  # loaded: htmx listens before the variant changes
     # htmx swaps in another variant's settings (hx-get)...
     with page.expect_response(lambda r: "/games/new" in r.url):
         page.get_by_label("Variant").select_option("pizza-pizza")

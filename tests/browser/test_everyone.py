@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_steps import start_game, tap_cards, totals
+from browser_steps import start_game, tap_cards, totals, wait_for_page
 from playwright.sync_api import Page, expect
 
 import engine
@@ -27,7 +27,7 @@ def test_the_total_and_review_stay_in_view_while_tapping(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob", "Cy", "Dee"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
-    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height > 3 * 640  # three opponents: the page scrolls
     for y in range(0, height, 500):
@@ -43,7 +43,7 @@ def test_one_opponents_cards_fit_about_one_screen(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob", "Cy"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
-    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
     box = page.locator("#seat-1").bounding_box()
     # Ranks down and colors across, every cell a full tap target: about a screen and a fifth.
     assert box is not None and box["height"] <= 1.25 * 640
@@ -93,10 +93,10 @@ def test_a_hand_recorded_with_the_keyboard_only(page: Page) -> None:
     page.locator("body").focus()
     tab_to("a.button.big")  # Record hand 1
     press("Enter")
-    expect(page.get_by_role("heading", name="Hand 1: who went out?")).to_be_visible()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: who went out?"))
     tab_to("button[value='0']")
     press("Enter")
-    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
     # Bob's grid is one Tab stop; the arrows move inside it, Enter adds a card.
     on_picker = presses
     tab_to("#seat-1 .cell")
@@ -114,7 +114,7 @@ def test_a_hand_recorded_with_the_keyboard_only(page: Page) -> None:
     tab_to(".sticky-actions button.big")
     tabs_to_review = presses - on_picker
     press("Enter")
-    expect(page.get_by_role("heading", name="Review hand 1")).to_be_visible()
+    wait_for_page(page, page.get_by_role("heading", name="Review hand 1"))
     tab_to("form.actions button[type=submit]")
     press("Enter")
     expect(page.locator("#standings")).to_be_visible()
@@ -127,7 +127,7 @@ def test_focus_is_visible_on_the_picker_and_on_red_buttons(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
-    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
     page.locator("body").focus()
     for _ in range(30):
         page.keyboard.press("Tab")
@@ -173,8 +173,7 @@ def test_the_standings_are_ranked_with_the_seat_order_kept(page: Page) -> None:
     page.locator("input[name='pts-1']").fill("10")
     page.get_by_role("button", name="Review hand").click()
     page.get_by_role("button", name="Save hand").click()
-    names = page.locator("#standings tbody .name").all_inner_texts()
-    assert names == ["Cy", "Ann", "Bob"]
+    expect(page.locator("#standings tbody .name")).to_have_text(["Cy", "Ann", "Bob"])
     expect(page.locator("#seat-order")).to_have_text("Seats clockwise: Ann → Bob → Cy")
 
 
@@ -185,6 +184,7 @@ def test_chips_carry_a_letter_besides_their_color(page: Page) -> None:
     expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
     tap_cards(page, 1, {"red-7": 1, "green-7": 1})
     page.get_by_role("button", name="Review hand").click()
+    wait_for_page(page, page.get_by_role("heading", name="Review hand 1"))
     chips = page.locator(".chip").all_inner_texts()
     assert chips == ["G 7", "R 7"] or chips == ["R 7", "G 7"]
 
@@ -198,6 +198,8 @@ def test_the_new_game_form_fits_each_variant(page: Page, variant: str) -> None:
         with page.expect_response(lambda r: "/games/new" in r.url):
             page.get_by_label("Variant").select_option(variant)
         expect(page.locator("input[name=shown_variant]")).to_have_value(variant)
+    # The seat list takes the variant's number of seats once htmx has settled the swap.
+    expect(page.locator(".seat-list")).to_have_attribute("data-max", str(chosen.max_players))
     add = page.get_by_role("button", name="Add a player")
     while add.is_visible():
         add.click()

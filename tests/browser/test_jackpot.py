@@ -96,6 +96,7 @@ def test_rule_cards_go_round_the_table_and_a_pull_deals_them(page: Page) -> None
     page.get_by_role("link", name="Write Ann's cards").tap()
     for name, texts in CARDS.items():
         expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}'s rule cards")
+        expect(page.locator(".rule-text")).to_have_count(2)
         first, second = page.locator(".rule-text").all()
         first.fill(texts[0])
         expect(first).to_have_css("-webkit-text-security", "none")
@@ -124,6 +125,7 @@ def test_rule_cards_go_round_the_table_and_a_pull_deals_them(page: Page) -> None
     expect(page.locator("#spin-outcome")).to_have_text(
         "Everyone gets a rule card, starting with Ann, then Bob, Cy.")
     # The cards stay face down until each player taps for their own.
+    page.wait_for_load_state()  # the whole page read
     assert not any(text in page.locator("main").inner_text() for text in WRITTEN)
     expect(page.locator(".pass")).to_have_text("Pass the phone to Ann.")
     expect(page.locator("#reveal-first")).to_have_text(on_screen(["Ann: show my rule card"]),
@@ -132,6 +134,7 @@ def test_rule_cards_go_round_the_table_and_a_pull_deals_them(page: Page) -> None
     shown = []
     for name, after in (("Ann", "Bob"), ("Bob", "Cy"), ("Cy", None)):
         expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}, your rule card")
+        page.wait_for_load_state()  # the whole card, in its own type size
         card = page.locator("#rule-card")
         expect(card).to_be_in_viewport()
         size = card.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
@@ -154,6 +157,7 @@ def test_with_reduced_motion_the_result_shows_at_once(page: Page) -> None:
     start_jackpot_game(page)
     page.locator("#jackpot").get_by_role("button", name="Ann pulls").tap()
     expect(page.locator("#spin-outcome")).to_have_text("Bob (on your left) performs a rule card.")
+    page.wait_for_load_state()  # the stylesheet applied, or nothing would turn anyway
     # Right away: no turning wheel, no fade, the wheel already at its stop.
     assert computed(page, ".spin-words", "opacity") == "1"
     assert computed(page, ".wheel-disc", "animationName") == "none"
@@ -164,11 +168,18 @@ def test_with_reduced_motion_the_result_shows_at_once(page: Page) -> None:
 def test_the_wheel_turns_then_the_result_appears(page: Page) -> None:
     page.emulate_media(reduced_motion="no-preference")
     start_jackpot_game(page)
+    # The page's animations play at a tenth of their speed while the turning wheel is read
+    # (1.6 s would be too short a window on a busy machine), then at their own again.
+    animations = page.context.new_cdp_session(page)
+    animations.send("Animation.enable")
+    animations.send("Animation.setPlaybackRate", {"playbackRate": 0.1})
     page.locator("#jackpot").get_by_role("button", name="Ann pulls").tap()
     expect(page.locator("#spin-outcome")).to_have_text("Bob (on your left) performs a rule card.")
-    assert computed(page, ".wheel-disc", "animationName") == "wheel-spin"
+    # Waited for: the new page's stylesheet applies a moment after its words are there.
+    expect(page.locator(".wheel-disc")).to_have_css("animation-name", "wheel-spin")
     assert "wheel-spin" in running_animations(page)
     assert computed(page, ".spin-words", "opacity") != "1"  # the words wait for the wheel
+    animations.send("Animation.setPlaybackRate", {"playbackRate": 1})
     expect(page.locator(".spin-words")).to_have_css("opacity", "1")
     assert running_animations(page) == []
 
@@ -185,6 +196,7 @@ def test_the_lever_page_swaps_each_result_in_place(page: Page) -> None:
     page.goto(game)
     page.locator("#jackpot").get_by_role("link", name="First card, and more").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("The Wild Jackpot lever")
+    page.wait_for_load_state()  # htmx listens: the pulls below are swapped in, not loaded
     expect(page.locator("#spin-result")).to_have_attribute("aria-live", "polite")
     page.evaluate("window.samePage = true")  # gone if the page were loaded again
     key = page.locator("#lever-submission")
@@ -232,6 +244,7 @@ def test_a_wild_jackpot_turned_up_first_lets_the_dealers_left_choose(page: Page)
     expect(page.locator(".then")).to_have_text("Then Bob names the color and plays first.")
     page.get_by_role("link", name="Cy: show my rule card").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("Cy, your rule card")
+    page.wait_for_load_state()  # the whole card
     assert page.locator("#rule-card").inner_text() in WRITTEN
     expect(page.locator(".then")).to_have_text("Then Bob names the color and plays first.")
 

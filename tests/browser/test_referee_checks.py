@@ -176,6 +176,7 @@ def test_special_seven_zero_as_a_house_rule(page: Page) -> None:
     page.get_by_text("(change)").tap()
     page.get_by_label("7-0 (a 7 swaps hands, a 0 passes them on)").tap()
     page.get_by_role("button", name="Use this table").tap()
+    expect(page).to_have_url(re.compile(r"[?&]house=seven_o\b"))  # the new table's page
     open_special(page, "7-0")
     seat(page, "player", "Ann").tap()
     card_cell(page, "card", "red-0").tap()

@@ -21,10 +21,11 @@ def test_classic_three_players_two_tapped_hands_then_undo(page: Page) -> None:
     expect(page.get_by_text("2 hands played")).to_be_visible()
 
     page.get_by_role("button", name="Undo last hand").click()
-    assert totals(page) == ["84", "0", "0"]
     expect(page.get_by_text("1 hand played")).to_be_visible()
+    assert totals(page) == ["84", "0", "0"]
     # The undo itself can be taken back.
     page.get_by_role("button", name="Undo", exact=True).click()
+    expect(page.get_by_text("2 hands played")).to_be_visible()
     assert totals(page) == ["84", "0", "62"]
 
 
@@ -43,6 +44,7 @@ def test_pizza_pizza_finishes_at_250_with_a_winner(page: Page) -> None:
     expect(page.get_by_role("link", name=re.compile("Record hand"))).to_have_count(0)
     # A rematch keeps the seats.
     page.get_by_role("button", name="Rematch, same seats").click()
+    expect(page.get_by_role("link", name="Record hand 1")).to_be_visible()  # the new game
     expect(page.locator("#standings .name")).to_have_text(["Dee", "Eli"])
     assert totals(page) == ["0", "0"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from browser_steps import start_game, tap_cards, violations
+from browser_steps import start_game, tap_cards, violations, wait_for_page
 from playwright.sync_api import Page, Route, expect
 
 PREVIEW = re.compile(r".*/hands/preview$")
@@ -19,7 +19,7 @@ def open_picker(page: Page) -> None:
     start_game(page, "classic", ["Ann", "Bob", "Cy"])
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
-    expect(page.get_by_role("heading", name="Hand 1: Ann went out")).to_be_visible()
+    wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
 
 
 def test_live_points_that_fail_say_why_and_clear_when_they_work_again(page: Page) -> None:
@@ -53,6 +53,7 @@ def test_a_phone_off_the_network_is_told_so(page: Page) -> None:
 
 def test_a_refusal_shown_in_place_is_no_trouble(page: Page) -> None:
     page.goto("/referee/challenge?variant=classic&seats=Ann,+Bob,+Cy")
+    page.wait_for_load_state()  # htmx listens: the refusal comes back in place
     page.get_by_role("button", name="Decide").click()  # nobody named: refused, in place
     expect(page.locator("#refusal")).to_be_visible()
     expect(page.locator("#trouble")).to_be_hidden()
