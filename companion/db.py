@@ -135,7 +135,8 @@ def add_jackpot(db: sqlite_utils.Database) -> None:
     wrote, each in its pile ("loaded" in the unit or "used" behind it) at its place, so
     the dispenser goes on where it was after a reload, on another phone or a restart;
     every pull of the lever (with the seats knocked out by then, as JSON), with the
-    form's one-time key so that a pull sent twice counts once; and which card went to whom (the text as it was when dealt)."""
+    form's one-time key so that a pull sent twice counts once; and which card went to
+    whom (the text as it was when dealt)."""
     db.table("rule_cards").create(
         {"id": int, "game_id": int, "seat": int, "text": str, "pile": str, "place": int,
          "created_at": str, "updated_at": str},

@@ -307,13 +307,15 @@ def test_json_answers_carry_the_verdict_and_refusals_an_error(table):
                                   "fields": {"by": "Tap who played the wild."}}
 
 
-def test_seven_zero_says_up_front_whether_the_house_rule_is_on(table):
-    def question(query: str) -> str:
-        return table.client.get(f"/referee/special/seven-zero?variant=classic&seats={S3}"
-                                f"{query}", headers=JSON).get_json()["question"]
+def question(table, check: str, query: str = "") -> str:
+    """The question a check asks at a classic table of three, as its JSON gives it."""
+    return table.client.get(f"/referee/{check}?variant=classic&seats={S3}{query}",
+                            headers=JSON).get_json()["question"]
 
-    assert "7-0 house rule is not on at this table" in question("")
-    assert "not on" not in question("&house=seven_o")
+
+def test_seven_zero_says_up_front_whether_the_house_rule_is_on(table):
+    assert "7-0 house rule is not on at this table" in question(table, "special/seven-zero")
+    assert "not on" not in question(table, "special/seven-zero", "&house=seven_o")
     page = ask(table, "special/seven-zero", {"variant": "classic", "seats": S3,
                                              "player": "Ann", "card": "red-7",
                                              "swap_with": "Cy"})
@@ -322,12 +324,8 @@ def test_seven_zero_says_up_front_whether_the_house_rule_is_on(table):
 
 
 def test_jump_in_says_up_front_whether_the_house_rule_is_on(table):
-    def question(query: str) -> str:
-        return table.client.get(f"/referee/special/jump-in?variant=classic&seats={S3}"
-                                f"{query}", headers=JSON).get_json()["question"]
-
-    assert "jump-in house rule is not on at this table" in question("")
-    assert "not on" not in question("&house=jump_in")
+    assert "jump-in house rule is not on at this table" in question(table, "special/jump-in")
+    assert "not on" not in question(table, "special/jump-in", "&house=jump_in")
     page = table.client.get(f"/referee/special/jump-in?variant=classic&seats={S3}")
     assert "The jump-in house rule is not on at this table" in table.text(page)
 
