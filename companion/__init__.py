@@ -6,6 +6,7 @@ import os
 import secrets
 import sqlite3
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from flask import Config, Flask, Response
 
 import engine
 
-from . import assets, csrf, db, errors
+from . import assets, csrf, db, errors, gate
 
 #: htmx ships as a static file (see docs/decisions.md for why 2.0).
 HTMX_VERSION = "2.0.11"
@@ -77,6 +78,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE=os.environ.get("UNO_COMPANION_DB") or str(data_dir / "companion.sqlite3"),
         SECRET_KEY=os.environ.get("UNO_COMPANION_SECRET_KEY"),
         SESSION_COOKIE_SAMESITE="Lax",
+        # A phone's list of games lives on the key in its session cookie (companion/gate.py):
+        # kept for 400 days (browsers keep no cookie longer), renewed when it joins a game.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        SESSION_REFRESH_EACH_REQUEST=False,
         HTMX_VERSION=HTMX_VERSION,
         ALLOWED_HOSTS=[*LOCAL_HOSTS, *allowed_hosts()],
         MAX_CONTENT_LENGTH=MAX_BODY,
@@ -88,11 +93,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     csrf.init_app(app)
+    gate.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
     app.after_request(_protect)
 
-    from . import games, hands, jackpot, referee, rules
+    from . import games, hands, jackpot, referee, rules, sharing
     from .labels import bdi, card_label, chips, names
 
     app.jinja_env.globals["card_label"] = card_label
@@ -106,6 +112,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(jackpot.bp)
+    app.register_blueprint(sharing.bp)
     return app
 
 

@@ -160,6 +160,31 @@ def add_jackpot(db: sqlite_utils.Database) -> None:
     )
     db.table("spin_cards").create_index(["spin_id", "turn"], unique=True)
 
+
+@migrations()
+def add_sharing(db: sqlite_utils.Database) -> None:
+    """Each game's two share links (companion/access.py): a token for the scorekeeper's
+    and one for the viewer's; and which phones (a random key in each browser's session)
+    were given which role, and the seat a player's own phone chose. Games stored before
+    links existed get their tokens here; ``uno-companion links`` prints them."""
+    from .access import new_token
+
+    games = db.table("games")
+    games.add_column("keeper_token", str)
+    games.add_column("viewer_token", str)
+    for (game_id,) in db.execute("select id from games").fetchall():
+        db.execute("update games set keeper_token = ?, viewer_token = ? where id = ?",
+                   [new_token(), new_token(), game_id])
+    games.create_index(["keeper_token"], unique=True)
+    games.create_index(["viewer_token"], unique=True)
+    db.table("access").create(
+        {"device": str, "game_id": int, "role": str, "seat": int, "added_at": str},
+        pk=("device", "game_id"), foreign_keys=[("game_id", "games", "id")],
+        not_null={"device", "game_id", "role", "added_at"},
+    )
+    db.table("access").create_index(["game_id"])
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.routing import IntegerConverter
 
 TITLES = {
-    400: "That did not work", 404: "Not found", 405: "That did not work",
+    400: "That did not work", 403: "Only the scorekeeper can do that", 404: "Not found", 405: "That did not work",
     409: "That did not work", 413: "Too much at once",
 }
 

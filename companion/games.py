@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
@@ -15,6 +15,7 @@ import engine
 from . import store
 from .db import get_cache, get_db
 from .errors import error_page, row_id
+from .gate import access_to, device, get_game_or_404
 from .forms import FormErrors, parse_new_game
 from .labels import names
 
@@ -22,14 +23,6 @@ bp = Blueprint("games", __name__)
 
 DEFAULT_SEATS = 4
 MAX_SEATS = max(v.max_players for v in engine.VARIANTS)
-
-
-def get_game_or_404(game_id: int, *, allow_deleted: bool = False) -> store.GameRecord:
-    """The game, or a 404 page for an unknown (or deleted) one."""
-    game = store.load_game(get_db(), game_id, get_cache())
-    if game is None or (game.deleted_at and not allow_deleted):
-        abort(404, description="There is no such game. It may have been deleted.")
-    return game
 
 
 @bp.app_errorhandler(store.ConflictError)
@@ -53,15 +46,21 @@ def index() -> str:
     db, cache = get_db(), get_cache()
     open_page = row_id(request.args.get("open_page")) or 1
     page = row_id(request.args.get("page")) or 1
-    in_progress, more_open = store.list_games(db, in_progress=True, page=open_page, cache=cache)
-    finished, more_finished = store.list_games(db, in_progress=False, page=page, cache=cache)
+    mine = device()
+    in_progress, more_open = store.list_games(db, mine, in_progress=True, page=open_page,
+                                              cache=cache)
+    finished, more_finished = store.list_games(db, mine, in_progress=False, page=page,
+                                               cache=cache)
     deleted_id = row_id(request.args.get("deleted"))
-    deleted_game = store.load_game(db, deleted_id, cache) if deleted_id else None
+    deleted_game = None
+    if deleted_id and access_to(deleted_id).can_change:
+        deleted_game = store.load_game(db, deleted_id, cache)
     if deleted_game and not deleted_game.deleted_at:
         deleted_game = None
     return render_template(
         "index.html", in_progress=in_progress, finished=finished, deleted_game=deleted_game,
         open_page=open_page, more_open=more_open, page=page, more_finished=more_finished,
+        forgot=bool(request.args.get("forgot")),
     )
 
 
@@ -110,6 +109,7 @@ def create_game() -> Response | tuple[str, int]:
         return _new_game_page(exc.errors), 400
     game_id = store.create_game(
         get_db(), new, submission=(request.form.get("submission") or "")[:64] or None,
+        keeper=device(create=True),
     )
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
@@ -176,7 +176,8 @@ def reopen_game(game_id: int) -> Response:
 def rematch(game_id: int) -> Response:
     """A new game with the same seats and settings; the deal moves on one seat."""
     submission = (request.form.get("submission") or "")[:64] or None
-    new_id = store.create_rematch(get_db(), game_id, submission, get_cache())
+    new_id = store.create_rematch(get_db(), game_id, submission, get_cache(),
+                                  keeper=device(create=True))
     return redirect(url_for("games.scoreboard", game_id=new_id), 303)
 
 

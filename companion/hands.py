@@ -18,7 +18,7 @@ from . import store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand
-from .games import get_game_or_404
+from .gate import get_game_or_404
 from .labels import bdi
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands")

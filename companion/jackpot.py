@@ -25,7 +25,7 @@ from . import store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, name_key, parse_seat
-from .games import get_game_or_404
+from .gate import get_game_or_404
 
 bp = Blueprint("jackpot", __name__)
 

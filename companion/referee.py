@@ -30,7 +30,7 @@ from .csrf import token as csrf_token
 from .db import get_db, writing
 from .errors import row_id
 from .forms import MAX_CARDS_TEXT, FormErrors
-from .games import get_game_or_404
+from .gate import get_game_or_404, require_change
 from .hands import deck_grid
 from .referee_forms import (
     BY_SLUG,
@@ -163,6 +163,9 @@ def check(slug: str) -> Any:
     except RefereeError as exc:
         errors = {"": _sentence(str(exc))}
     saving = bool(values.get("save")) and verdict is not None and table.game is not None
+    if saving:
+        assert table.game is not None
+        require_change(table.game.id)  # a viewer may ask the referee, not keep its rulings
     if wants_json():
         if verdict is None:
             fields = {k: v for k, v in errors.items() if k}

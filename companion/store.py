@@ -28,6 +28,7 @@ import sqlite_utils
 import engine
 from engine import Card, HandOutcome, ScoringMode, Standings, TableOptions
 
+from . import access
 from .db import writing
 
 #: Drafts are a convenience: one not touched for this long is forgotten.
@@ -247,13 +248,12 @@ def load_game(db: sqlite_utils.Database, game_id: int,
     return games[0] if games else None
 
 
-def list_games(db: sqlite_utils.Database, *, in_progress: bool, page: int = 1,
-               cache: GameCache | None = None) -> tuple[list[GameRecord], bool]:
-    """One page of the games not deleted, newest first: those in progress (or needing a
-    fix) or the finished ones; and whether there are more after this page."""
-    rows = list(db.table("games").rows_where(
-        "deleted_at is null and in_progress = ?", [int(in_progress)], order_by="id desc",
-        limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE))
+def list_games(db: sqlite_utils.Database, device: str | None, *, in_progress: bool,
+               page: int = 1, cache: GameCache | None = None) -> tuple[list[GameRecord], bool]:
+    """One page of the games not deleted that ``device`` was given, newest first: those in
+    progress (or needing a fix) or the finished ones; and whether more follow this page."""
+    rows = access.listed_game_rows(db, device, in_progress=in_progress, limit=PAGE_SIZE + 1,
+                                   offset=(page - 1) * PAGE_SIZE)
     return _load_games(db, rows[:PAGE_SIZE], cache), len(rows) > PAGE_SIZE
 
 
@@ -404,32 +404,34 @@ def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
 
 
 def create_game(db: sqlite_utils.Database, setup: GameSetup,
-                submission: str | None = None) -> int:
-    """Store a new game and its seats in one transaction; return its id."""
+                submission: str | None = None, keeper: str | None = None) -> int:
+    """Store a new game and its seats in one transaction, ``keeper`` (a device) its
+    scorekeeper; return its id."""
     with writing(db):
         if submission and is_spent(db, submission):
             raise AlreadySaved("Already saved. This form was already submitted: nothing was "
                                "saved twice. Your game is on the home page.")
-        game_id = _insert_game(db, setup)
+        game_id = _insert_game(db, setup, keeper=keeper)
         if submission:
             db.table("submissions").insert({"token": submission, "used_at": now()})
     return game_id
 
 
 def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | None,
-                   cache: GameCache | None = None) -> int:
-    """A new game with the same seats and settings; the deal moves on one seat."""
+                   cache: GameCache | None = None, keeper: str | None = None) -> int:
+    """A new game with the same seats and settings, ``keeper`` (a device) its scorekeeper;
+    the deal moves on one seat."""
     with changing(db, game_id, submission=submission, cache=cache) as game:
         if not game.finished:
             raise ConflictError("A rematch is offered once this game has its winner.", game.id)
         again = GameSetup(variant=game.variant, mode=game.mode, target=game.target,
                           options=game.options, players=game.players,
                           dealer=(game.dealer + 1) % len(game.players))
-        return _insert_game(db, again, rematch_of=game.id)
+        return _insert_game(db, again, rematch_of=game.id, keeper=keeper)
 
 
-def _insert_game(db: sqlite_utils.Database, setup: GameSetup,
-                 rematch_of: int | None = None) -> int:
+def _insert_game(db: sqlite_utils.Database, setup: GameSetup, rematch_of: int | None = None,
+                 keeper: str | None = None) -> int:
     stamp = now()
     start = setup.start_totals
     game_id = _inserted(db.table("games").insert({
@@ -437,11 +439,14 @@ def _insert_game(db: sqlite_utils.Database, setup: GameSetup,
         "options": json.dumps(setup.options.to_dict()), "dealer": setup.dealer, "play_on": 0,
         "created_at": stamp, "updated_at": stamp, "rematch_of": rematch_of, "version": 1,
         "start_totals": json.dumps(list(start)) if start else None, "in_progress": 1,
+        **access.token_columns(),
     }))
     db.table("players").insert_all(
         {"game_id": game_id, "seat": seat, "name": name}
         for seat, name in enumerate(setup.players)
     )
+    if keeper:
+        access.grant(db, keeper, game_id, access.KEEPER)
     return game_id
 
 

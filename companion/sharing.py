@@ -1,0 +1,107 @@
+"""Sharing a game with the other phones at the table: its links and their QR codes,
+joining by a link, renewing a link, and forgetting a game on this phone."""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+
+import segno
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from . import access
+from .db import get_db, writing
+from .errors import host_name
+from .gate import device, get_game_or_404, viewers_may_post
+
+bp = Blueprint("sharing", __name__)
+
+#: What a link that opens nothing is told (a typo, or a link renewed since).
+OLD_LINK = ("This link opens no game: it was mistyped, or the scorekeeper made new links "
+            "since. Ask for the game's link (or QR code) again.")
+
+
+@bp.get("/join/<token>")
+def join(token: str) -> Response:
+    """Open a share link: this phone gets its role for the game, then the scoreboard."""
+    db = get_db()
+    with writing(db):
+        found = access.game_for_token(db, token)
+        if found is None:
+            abort(404, description=OLD_LINK)
+        game_id, role = found
+        access.grant(db, str(device(create=True)), game_id, role)
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+
+
+def link_url(token: str) -> str:
+    """A share link as another phone opens it (the address this phone used)."""
+    return url_for("sharing.join", token=token, _external=True)
+
+
+@lru_cache(maxsize=256)
+def qr_svg(text: str) -> Markup:
+    """``text`` as a QR code, an inline SVG drawn here (segno): no outside service sees it."""
+    code = segno.make(text, error="m")
+    return Markup(code.svg_inline(scale=1, omitsize=True, svgclass="qr", lineclass="qr-line",
+                                  dark="#000"))
+
+
+def _local_only() -> bool:
+    """Whether this phone opened the app by an address no other phone can reach."""
+    name = host_name(request.host).strip("[]")
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+@bp.get("/games/<id:game_id>/share")
+def share(game_id: int) -> str:
+    """The game's links and QR codes: a viewer sees the viewer's link, a scorekeeper both."""
+    game = get_game_or_404(game_id)
+    found = access.links(get_db(), game.id)
+    assert found is not None
+    shown = [(role, link_url(found.token(role))) for role in access.ROLES]
+    return render_template("share.html", game=game, shown=shown, qr=qr_svg,
+                           local_only=_local_only(),
+                           keepers=access.keepers(get_db(), game.id))
+
+
+@bp.post("/games/<id:game_id>/share/renew")
+def renew(game_id: int) -> Response:
+    """New link for a role: the old one stops working, and the phones it opened lose it."""
+    role = request.form.get("role")
+    if role not in access.ROLES:
+        abort(400, description="Choose which link to renew: nothing was changed.")
+    db = get_db()
+    with writing(db):
+        access.renew(db, game_id, role, keep=str(device()))
+    return redirect(url_for("sharing.share", game_id=game_id, renewed=role), 303)
+
+
+@bp.get("/games/<id:game_id>/forget")
+def confirm_forget(game_id: int) -> str:
+    """Ask before taking a game off this phone's list."""
+    game = get_game_or_404(game_id, allow_deleted=True)
+    db = get_db()
+    found = access.links(db, game.id)
+    assert found is not None
+    mine = access.role_of(db, device(), game.id)
+    last_keeper = mine.can_change and access.keepers(db, game.id) == 1
+    return render_template("forget.html", game=game, last_keeper=last_keeper,
+                           link=link_url(found.token(mine.role or access.VIEWER)))
+
+
+@bp.post("/games/<id:game_id>/forget")
+@viewers_may_post
+def forget(game_id: int) -> Response:
+    """Take the game off this phone's list (its link brings it back)."""
+    db = get_db()
+    with writing(db):
+        access.forget(db, str(device()), game_id)
+    return redirect(url_for("games.index", forgot=1), 303)
