@@ -16,6 +16,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from urllib.parse import urlsplit
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +231,36 @@ class TableActions:
         form = self.page(response).find("form", attrs={"method": "post", "action": action})
         assert isinstance(form, Tag), f"no form to {action} on the page"
         return self.client.post(action, data=MultiDict(_hidden_inputs(form)))
+
+    # -- sharing -------------------------------------------------------------
+
+    def share_links(self, game_id: int) -> dict[str, str]:
+        """The game's share links as its share page shows them (this phone's role decides
+        which), by role ("keeper", "viewer"): each the path a phone opens."""
+        page = self.page(self.client.get(f"/games/{game_id}/share"))
+        return {str(box["id"]).removeprefix("link-"): urlsplit(str(box["value"])).path
+                for box in page.select("input.link-text[id^=link-]")}
+
+    def join(self, link: str) -> TestResponse:
+        """Open a share link on this phone (the game is then on its list)."""
+        return self.client.get(link)
+
+    def phone(self, client: FlaskClient | None = None, role: str | None = "keeper",
+              game_id: int | None = None) -> TableActions:
+        """Another phone (a new client of this app, or ``client``); with ``game_id``, given
+        that game's ``role`` link by this phone."""
+        other = TableActions(client or self.app.test_client())
+        if game_id is not None and role is not None:
+            response = other.join(self.share_links(game_id)[role])
+            assert response.status_code == 303, self.text(response)
+        return other
+
+    def same_phone(self, client: FlaskClient) -> TableActions:
+        """This phone's browser on another client (the app restarted): its cookies carried."""
+        cookie = self.client.get_cookie("session")
+        assert cookie is not None, "this phone has no session yet"
+        client.set_cookie("session", cookie.value)
+        return TableActions(client)
 
     def scoreboard(self, game_id: int) -> TestResponse:
         """The game's scoreboard page."""

@@ -336,6 +336,18 @@ class Phone:
         assert done.status == 303, (done.status, done.words())
         return int(done.location.rsplit("/", 1)[1])
 
+    def share_links(self, game_id: int) -> dict[str, str]:
+        """The game's share links as this phone's share page shows them, by role: paths."""
+        page = self.get(f"/games/{game_id}/share")
+        assert page.status == 200, (page.status, page.words())
+        found = re.findall(r'id="link-(\w+)" value="([^"]+)"', page.text)
+        return {role: urllib.parse.urlsplit(html.unescape(url)).path for role, url in found}
+
+    def join(self, other: Phone, game_id: int, role: str = "keeper") -> None:
+        """Open the link ``other`` shares for ``game_id``: this phone then has that role."""
+        opened = self.get(other.share_links(game_id)[role])
+        assert opened.status == 303, (opened.status, opened.words())
+
     def picker(self, game_id: int, out: int, hand_id: int | None = None) -> Reply:
         """The card picker for a new hand (or an edit of ``hand_id``), ``out`` having gone out."""
         path = (f"/games/{game_id}/hands/{hand_id}/edit?out={out}" if hand_id

@@ -110,7 +110,9 @@ def test_a_phone_records_and_edits_a_hand_through_the_served_forms(table, server
     assert ann.submit(form).status == 303
     assert ann.submit(form).status == 409
     assert stored(table, game_id) == [(1, {0: 8, 2: 4})]
-    # Another phone has a session (and token) of its own, and sees the same game.
+    # Another phone has a session (and token) of its own, and sees the same game once it
+    # opened the game's link.
+    phones[1].join(ann, game_id)
     assert phones[1].get(f"/games/{game_id}").status == 200
     assert phones[1].cookies and phones[1].cookies != ann.cookies
     assert not failures(server, phones)
@@ -158,6 +160,7 @@ def test_two_phones_saving_different_new_hands_at_once_store_one(table, server, 
     rounds = []
     for _ in range(ROUNDS):
         game_id = ann.new_game()
+        bob.join(ann, game_id)
         ann_entry = table.hand_fields(0, {1: 10, 2: 20})
         bob_entry = table.hand_fields(1, {0: 30, 2: 40})
         # Both pickers and reviews are made from the same game, before either saves.
@@ -176,6 +179,7 @@ def test_a_new_hand_reviewed_before_another_was_saved_is_refused(table, server, 
     # The same, one after the other: Bob's review was made before Ann's hand was saved.
     ann, bob = phones[:2]
     game_id = ann.new_game()
+    bob.join(ann, game_id)
     ann_entry = table.hand_fields(0, {1: 10, 2: 20})
     bob_form = bob.save_form(bob.review(bob.picker(game_id, 1),
                                         table.hand_fields(1, {0: 30, 2: 40})))
@@ -193,6 +197,7 @@ def test_two_edits_of_one_hand_saved_at_once_apply_one(table, server, phones):
     rounds = []
     for _ in range(ROUNDS):
         game_id = ann.new_game()
+        bob.join(ann, game_id)
         assert ann.record(game_id, table.hand_fields(0, {1: 10, 2: 20})).status == 303
         (hand_id,) = table.hand_ids(game_id)
         ann_entry = table.hand_fields(1, {0: 8, 2: 4})
@@ -213,6 +218,7 @@ def test_two_edits_of_one_hand_saved_at_once_apply_one(table, server, phones):
 def test_an_edit_reviewed_before_another_edit_was_saved_is_refused(table, server, phones):
     ann, bob = phones[:2]
     game_id = ann.new_game()
+    bob.join(ann, game_id)
     assert ann.record(game_id, table.hand_fields(0, {1: 10, 2: 20})).status == 303
     (hand_id,) = table.hand_ids(game_id)
     ann_entry = table.hand_fields(1, {0: 8, 2: 4})
@@ -234,6 +240,7 @@ def test_two_deciding_hands_saved_at_once_end_the_game_once(table, server, phone
     rounds = []
     for _ in range(ROUNDS):
         game_id = ann.new_game(["Ann", "Bob"], mode="challenge", target="50")
+        bob.join(ann, game_id)
         # Either hand eliminates the other player, so either one ends the game.
         ann_entry = table.hand_fields(0, {1: 50})
         bob_entry = table.hand_fields(1, {0: 60})

@@ -168,7 +168,7 @@ def test_a_read_only_database_serves_pages_and_refuses_writes(app, table, capsys
     read_only = create_app({"DATABASE": str(path), "SECRET_KEY": "test-secret"})
     assert read_only.config["DATABASE_READONLY"]
     before = table.snapshot()
-    on_it = type(table)(read_only.test_client())
+    on_it = table.same_phone(read_only.test_client())
     home = on_it.client.get("/")
     assert home.status_code == 200 and "The database is read-only" in on_it.text(home)
     assert on_it.totals(on_it.scoreboard(game_id)) == (66, 0, 0)

@@ -268,7 +268,7 @@ def test_the_dispenser_goes_on_after_a_restart(table, jp, data_dir):
     restarted = create_app({"TESTING": True, "DATABASE": str(data_dir / "companion.sqlite3"),
                             "SECRET_KEY": "test-secret",
                             "JACKPOT_RANDOM": _always(LeverOutcome.LEFT)})
-    again = type(table)(restarted.test_client())
+    again = table.same_phone(restarted.test_client())
     assert piles(again, jp) == before
     spin_id(pull(again, jp, 0, submission="after-restart"))
     assert dealt(again, jp)[-1][2] == (top or dealt(again, jp)[-1][2])
@@ -469,6 +469,7 @@ def server(seeded) -> Iterator[ThreadServer]:
 def test_two_phones_pulling_at_the_same_moment_each_get_their_own_spin(server, table):
     phones = [Phone(server.port, f"phone-{k}") for k in range(2)]
     game = phones[0].new_game(NAMES, variant="wild-jackpot")
+    phones[1].join(phones[0], game)
     for round_ in range(5):
         forms = [p.get(f"/games/{game}").form(form_id="lever-form") for p in phones]
         replies = together(*(lambda p=p, f=f, k=k: p.submit(f, button=("puller", str(k)))

@@ -87,7 +87,7 @@ def test_scores_and_the_session_survive_a_restart(tmp_path, monkeypatch, table):
     form = before.client.get(f"/games/{game_id}/hands/new?out=1")  # open when the server stops
 
     restarted = create_app()
-    after = type(table)(restarted.test_client())
+    after = before.same_phone(restarted.test_client())
     board = after.scoreboard(game_id)
     assert after.totals(board) == (57, 0)
     assert "Ann, Bob" in after.text(after.client.get("/"))
@@ -103,6 +103,8 @@ def test_scores_and_the_session_survive_a_restart(tmp_path, monkeypatch, table):
 def test_the_app_on_an_existing_file_keeps_its_rows(app, table):
     game_id = table.create_game(["Ann", "Bob"])
     table.record(game_id, 1, {0: 20})
+    link = table.share_links(game_id)["viewer"]
     again = create_app({"DATABASE": app.config["DATABASE"], "SECRET_KEY": "other"})
     client = again.test_client()
+    client.get(link)  # the old session does not read under another key: the link again
     assert table.totals(client.get(f"/games/{game_id}")) == (0, 20)
