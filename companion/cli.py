@@ -11,7 +11,8 @@ from flask import Flask
 from werkzeug.debug import DebuggedApplication
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from . import create_app
+from . import access, create_app
+from .db import open_db
 from .errors import StartupError
 
 #: Addresses that listen on every network interface.
@@ -69,9 +70,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="show Werkzeug's debugger on errors (never where others can connect)")
     init = commands.add_parser("init-db", help="create or migrate the database, then exit")
     init.add_argument("--db", help="SQLite file (default: the user data folder)")
+    links = commands.add_parser(
+        "links", help="print the scorekeeper's link of every game no phone keeps (games from "
+                      "before share links, or forgotten by every scorekeeper)")
+    links.add_argument("--db", help="SQLite file (default: the user data folder)")
+    links.add_argument("--address", default="http://127.0.0.1:5000",
+                       help="the address phones open the app at (default: %(default)s)")
     args = parser.parse_args(argv)
 
-    if args.command == "init-db" and args.db == ":memory:":
+    if args.command != "serve" and args.db == ":memory:":
         return _fail("a throwaway database (--db :memory:) is made by serve and removed when "
                      "it stops: there is nothing to prepare")
     try:
@@ -82,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         readonly = " (read-only)" if app.config["DATABASE_READONLY"] else ""
         print(f"Database ready at {app.config['DATABASE']}{readonly}")
         return 0
+    if args.command == "links":
+        return _print_links(app, args.address)
     return _serve(app, args.host, args.port, args.allow_host, args.debug)
 
 
@@ -102,6 +111,10 @@ def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> i
               "(read-only: they cannot be changed)")
     else:
         print(f"UNO companion: scores kept in {app.config['DATABASE']}")
+    unshared = len(_unshared(app))
+    if unshared:
+        print(f"{unshared} game(s) are on no phone's list (stored before share links, or "
+              "forgotten): `uno-companion links` prints their scorekeeper's links.")
     if isinstance(wsgi, DebuggedApplication):
         pin = f"asks for PIN {wsgi.pin}" if wsgi.pin else "has no PIN (WERKZEUG_DEBUG_PIN=off)"
         print(f"Debug mode: errors show Werkzeug's debugger; its console {pin}. "
@@ -120,6 +133,24 @@ def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> i
         pass
     finally:
         server.server_close()
+    return 0
+
+
+def _unshared(app: Flask) -> list[tuple[int, str]]:
+    """Games no phone keeps, with their scorekeeper's token."""
+    db = open_db(app.config["DATABASE"], app.config["DATABASE_READONLY"])
+    try:
+        return list(access.unshared(db))
+    finally:
+        db.close()
+
+
+def _print_links(app: Flask, address: str) -> int:
+    found = _unshared(app)
+    if not found:
+        print("Every game is on some scorekeeper's phone: no link to print.")
+    for game_id, token in found:
+        print(f"game {game_id}: {address.rstrip('/')}/join/{token}")
     return 0
 
 

@@ -15,7 +15,7 @@ import engine
 from . import store
 from .db import get_cache, get_db
 from .errors import error_page, row_id
-from .gate import access_to, device, get_game_or_404
+from .gate import access_to, device, get_game_or_404, keepers_only
 from .forms import FormErrors, parse_new_game
 from .labels import names
 
@@ -148,6 +148,7 @@ def play_on(game_id: int) -> Response:
 
 
 @bp.get("/games/<id:game_id>/end")
+@keepers_only
 def confirm_end(game_id: int) -> str:
     """Ask before ending an open-ended tally."""
     game = get_game_or_404(game_id)
@@ -182,6 +183,7 @@ def rematch(game_id: int) -> Response:
 
 
 @bp.get("/games/<id:game_id>/delete")
+@keepers_only
 def confirm_delete(game_id: int) -> str:
     """Ask before deleting a game."""
     game = get_game_or_404(game_id)

@@ -80,6 +80,13 @@ def viewers_may_post(view: View) -> View:
     return view
 
 
+def keepers_only(view: View) -> View:
+    """Mark a page of a game that exists only to change it (a form, a confirmation): a
+    viewer is refused it as it would be refused its POST."""
+    view.keepers_only = True  # type: ignore[attr-defined]
+    return view
+
+
 def guard() -> None:
     """Before any view of a game: a stranger's 404, a viewer's 403 for a change."""
     game_id = (request.view_args or {}).get("game_id")
@@ -89,10 +96,14 @@ def guard() -> None:
     if not allowed.can_view:
         abort(404, description=NO_SUCH_GAME)
     g.game_access = allowed
-    if request.method in SAFE_METHODS or allowed.can_change:
+    if allowed.can_change:
         return
     view = current_app.view_functions.get(request.endpoint or "")
-    if not getattr(view, "viewers_may_post", False):
+    if request.method in SAFE_METHODS:
+        refused = getattr(view, "keepers_only", False)
+    else:
+        refused = not getattr(view, "viewers_may_post", False)
+    if refused:
         abort(403, description=VIEW_ONLY)
 
 

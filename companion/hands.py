@@ -18,7 +18,7 @@ from . import store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand
-from .gate import get_game_or_404
+from .gate import get_game_or_404, keepers_only
 from .labels import bdi
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands")
@@ -180,6 +180,7 @@ def history(game_id: int) -> str:
 
 
 @bp.get("/new")
+@keepers_only
 def new_hand(game_id: int) -> tuple[str, int, dict[str, str]]:
     """Who went out, then the card picker; a kept draft comes back as it was."""
     game = _open_game(game_id)
@@ -298,6 +299,7 @@ def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int, dict[
 
 
 @bp.get("/<id:hand_id>/edit")
+@keepers_only
 def edit_hand(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
     """The picker filled with a past hand (or with the unsaved change to it)."""
     game = get_game_or_404(game_id)
@@ -326,6 +328,7 @@ def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int, dict[str
 
 
 @bp.get("/<id:hand_id>/delete")
+@keepers_only
 def confirm_delete(game_id: int, hand_id: int) -> str:
     """Ask before deleting a hand."""
     game = get_game_or_404(game_id)
