@@ -66,7 +66,8 @@ def share(game_id: int) -> str:
     game = get_game_or_404(game_id)
     found = access.links(get_db(), game.id)
     assert found is not None
-    shown = [(role, link_url(found.token(role))) for role in access.ROLES]
+    # The viewer's first: every phone at the table gets it; the scorekeeper's is for few.
+    shown = [(role, link_url(found.token(role))) for role in (access.VIEWER, access.KEEPER)]
     return render_template("share.html", game=game, shown=shown, qr=qr_svg,
                            local_only=_local_only(),
                            keepers=access.keepers(get_db(), game.id))

@@ -65,6 +65,23 @@ def start_game(page: Page, variant: str, names: list[str], target: str | None = 
     page.wait_for_load_state()  # the whole scoreboard, for whatever the test reads next
 
 
+def share_link(page: Page, game: str, role: str = "viewer") -> str:
+    """A game's share link (``game`` its scoreboard path), read off ``page``'s share page."""
+    page.goto(f"{game}/share")
+    return page.locator(f"#link-{role}").input_value()
+
+
+def join(other: Page, page: Page, game: str, role: str = "viewer") -> None:
+    """Another phone opens the link ``page`` shares: it lands on the game's scoreboard."""
+    other.goto(share_link(page, game, role))
+    expect(other.locator("#standings")).to_be_visible()
+
+
+def same_browser(source: Page, other: Page) -> None:
+    """Give ``other`` (another context) ``source``'s cookies: the same phone's browser."""
+    other.context.add_cookies(source.context.cookies())
+
+
 def wait_for_page(page: Page, proof: Locator) -> None:
     """Wait for the page a click or a key press led to, before reading it: a click does not
     wait for the navigation it starts. ``proof`` is something that page shows and the one

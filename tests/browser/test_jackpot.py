@@ -16,7 +16,14 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from browser_steps import MIN_TARGET, Taps, assert_fits_phone, start_game, violations
+from browser_steps import (
+    MIN_TARGET,
+    Taps,
+    assert_fits_phone,
+    same_browser,
+    start_game,
+    violations,
+)
 from playwright.sync_api import Page, expect
 
 #: With this seed, a game's first pull stops on "left" and its second on "right"; after
@@ -263,6 +270,7 @@ def test_the_spinner_for_any_table(page: Page) -> None:
 def test_a_pull_without_javascript(page: Page, page_without_js: Page) -> None:
     game = start_jackpot_game(page)
     no_js = page_without_js
+    same_browser(page, no_js)
     no_js.goto(game)
     no_js.locator("#jackpot").get_by_role("button", name="Cy pulls").click()
     expect(no_js).to_have_url(re.compile(rf"{game}/jackpot/spins/\d+\?new=1$"))
