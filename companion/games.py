@@ -128,8 +128,10 @@ def _scoreboard_page(game: store.GameRecord, *, restorable: int | None = None,
     lever = ({"direction": store.last_direction(get_db(), game.id),
               "written": len(store.rule_cards(get_db(), game.id)),
               "submission": secrets.token_urlsafe(16)} if game.variant.rule_cards else None)
+    rematch = store.rematch_of(get_db(), game.id) if game.finished else None
     return render_template("scoreboard.html", game=game, restorable=restorable, notice=notice,
-                           submission=secrets.token_urlsafe(16), lever=lever)
+                           submission=secrets.token_urlsafe(16), lever=lever, rematch=rematch,
+                           rematch_open=rematch is not None and access_to(rematch).can_view)
 
 
 def _change_game(game_id: int, change: Callable[[Database, store.GameRecord], None],

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from . import access
+from . import access, store
 from .db import get_db, writing
 from .errors import host_name
 from .gate import device, get_game_or_404, viewers_may_post
@@ -83,6 +83,21 @@ def renew(game_id: int) -> Response:
     with writing(db):
         access.renew(db, game_id, role, keep=str(device()))
     return redirect(url_for("sharing.share", game_id=game_id, renewed=role), 303)
+
+
+@bp.post("/games/<id:game_id>/rematch/follow")
+@viewers_may_post
+def follow_rematch(game_id: int) -> Response:
+    """Go on to this game's rematch, with the role this phone has here (the same table)."""
+    db = get_db()
+    with writing(db):
+        new_id = store.rematch_of(db, game_id)
+        if new_id is None:
+            abort(404, description="This game has no rematch yet.")
+        role = access.role_of(db, device(), game_id).role
+        assert role is not None  # (the gate let this phone in)
+        access.grant(db, str(device()), new_id, role)
+    return redirect(url_for("games.scoreboard", game_id=new_id), 303)
 
 
 @bp.get("/games/<id:game_id>/forget")

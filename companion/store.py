@@ -430,6 +430,13 @@ def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | No
         return _insert_game(db, again, rematch_of=game.id, keeper=keeper)
 
 
+def rematch_of(db: sqlite_utils.Database, game_id: int) -> int | None:
+    """The newest game started as a rematch of this one (not deleted), if any."""
+    row = db.execute("select id from games where rematch_of = ? and deleted_at is null "
+                     "order by id desc limit 1", [game_id]).fetchone()
+    return int(row[0]) if row else None
+
+
 def _insert_game(db: sqlite_utils.Database, setup: GameSetup, rematch_of: int | None = None,
                  keeper: str | None = None) -> int:
     stamp = now()

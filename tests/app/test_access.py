@@ -22,6 +22,7 @@ SEAT_PRIVATE = {"jackpot.reveal", "jackpot.write_cards"}
 #: Game routes a phone that only looks may still send, and why.
 VIEWERS_MAY_POST = {
     "sharing.forget": "taking a game off this phone's own list changes nothing of the game",
+    "sharing.follow_rematch": "going on to the rematch with the role this phone had",
 }
 
 
@@ -274,6 +275,28 @@ def test_a_rematch_is_the_keepers_game_too(table):
     new_id = int(response.headers["Location"].rsplit("/", 1)[1])
     assert table.scoreboard(new_id).status_code == 200
     assert table.share_links(new_id) != table.share_links(game_id)
+
+
+def test_the_other_phones_follow_the_table_to_its_rematch_in_their_own_role(table):
+    game_id = table.create_game(["Ann", "Bob"], mode="challenge", target="10")
+    viewer = table.phone(role="viewer", game_id=game_id)
+    table.record(game_id, 0, {1: 20})
+    assert not viewer.page(viewer.scoreboard(game_id)).select_one("#follow-rematch")
+    response = table.submit(table.scoreboard(game_id), f"/games/{game_id}/rematch")
+    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    assert viewer.client.get(f"/games/{new_id}").status_code == 404
+    board = viewer.scoreboard(game_id)
+    followed = viewer.submit(board, f"/games/{game_id}/rematch/follow")
+    assert followed.status_code == 303 and followed.headers["Location"] == f"/games/{new_id}"
+    assert viewer.page(viewer.scoreboard(new_id)).select_one("#watching")
+    assert viewer.page(viewer.scoreboard(game_id)).select_one("#rematch-link")
+    # The keeper goes straight on, and is not offered a second rematch.
+    old = table.page(table.scoreboard(game_id))
+    assert old.select_one("#rematch-link") and not old.select_one(
+        f"form[action='/games/{game_id}/rematch']")
+    stranger = table.phone()
+    stranger.token()
+    assert stranger.post(f"/games/{game_id}/rematch/follow").status_code == 404
 
 
 def test_the_phones_key_lasts_across_browser_restarts(table, game_id):
