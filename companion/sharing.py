@@ -4,6 +4,7 @@ joining by a link, renewing a link, and forgetting a game on this phone."""
 from __future__ import annotations
 
 import ipaddress
+import re
 from functools import lru_cache
 
 import segno
@@ -33,7 +34,18 @@ def join(token: str) -> Response:
             abort(404, description=OLD_LINK)
         game_id, role = found
         access.grant(db, str(device(create=True)), game_id, role)
-    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+    scoreboard = url_for("games.scoreboard", game_id=game_id)
+    return redirect(_within(scoreboard, request.args.get("next", "")), 303)
+
+
+def _within(scoreboard: str, wanted: str) -> str:
+    """``wanted`` if it is a page of the same game (a link may open the lever, say), else
+    the scoreboard: a link never sends a phone anywhere else."""
+    path, _, query = wanted.partition("?")
+    if (path == scoreboard or path.startswith(scoreboard + "/")) and len(wanted) <= 200 \
+            and re.fullmatch(r"[\w/-]*", path) and re.fullmatch(r"[\w=&%.-]*", query):
+        return wanted
+    return scoreboard
 
 
 def link_url(token: str) -> str:

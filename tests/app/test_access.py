@@ -335,6 +335,20 @@ def test_games_stored_before_links_get_tokens_and_their_links_are_printed(
     assert "no link to print" in capsys.readouterr().out
 
 
+def test_a_link_may_open_another_page_of_its_own_game_only(table, game_id):
+    link = table.share_links(game_id)["viewer"]
+    phone = table.phone()
+    for wanted, lands in ((f"/games/{game_id}/hands", f"/games/{game_id}/hands"),
+                          (f"/games/{game_id}/share?x=1", f"/games/{game_id}/share?x=1"),
+                          (f"/games/{game_id}9", f"/games/{game_id}"),
+                          ("//evil.example/", f"/games/{game_id}"),
+                          ("https://evil.example/games/1", f"/games/{game_id}"),
+                          (f"/games/{game_id}/../../x", f"/games/{game_id}"),
+                          ("/referee", f"/games/{game_id}")):
+        response = phone.client.get(link, query_string={"next": wanted})
+        assert response.headers["Location"] == lands, wanted
+
+
 def test_a_link_token_that_is_junk_is_a_plain_404(table):
     for junk in ("x", "a" * 65, "%00", "../games/1"):
         response = table.client.get(f"/join/{junk}")
