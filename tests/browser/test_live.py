@@ -103,3 +103,30 @@ def test_a_direction_chosen_on_the_lever_page_survives_a_pull_from_another_phone
                                                         timeout=SHOWN_WITHIN)
     expect(page.locator("input[value=counter-clockwise]")).to_be_checked()
     assert page.evaluate("window.__notReloaded") is True
+
+
+def test_a_failing_poll_says_so_once_and_a_renewed_link_stops_the_polling(
+        page: Page, other_phones) -> None:
+    start_game(page, "classic", ["Ann", "Bob", "Cy"])
+    game = urlparse(page.url).path
+    viewer = other_phones()
+    join(page, viewer, game, "viewer")
+    trouble = viewer.locator("#trouble")
+
+    def broken(route) -> None:  # the server fails the polls, not the pages
+        if route.request.headers.get("hx-request"):
+            route.fulfill(status=500, body="<main><h1>Broken</h1></main>")
+        else:
+            route.continue_()
+
+    viewer.route(f"**{game}", broken)
+    expect(trouble).to_contain_text("could not say what changed", timeout=SHOWN_WITHIN)
+    viewer.unroute(f"**{game}")
+    expect(trouble).to_be_hidden(timeout=SHOWN_WITHIN)  # the next poll that works
+    # The scorekeeper renews the viewer's link: this phone may no longer open the game.
+    page.goto(f"{game}/share")
+    page.locator("form:has(input[name=role][value=viewer]) button").tap()
+    wait_for_page(page, page.locator("#renewed"))
+    expect(trouble).to_contain_text("can no longer be opened on this phone",
+                                    timeout=SHOWN_WITHIN)
+    expect(viewer.locator("#live")).to_have_count(0)  # no more polls
