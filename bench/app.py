@@ -326,8 +326,9 @@ def main() -> None:
     for size, rows in results.items():
         ms = {row["page"]: float(row["ms"]) for row in rows}
         if UNCHANGED in ms:
-            print(f"{size}: a poll when nothing changed takes {ms[UNCHANGED] / ms['scoreboard']:.2f}"
-                  " of the scoreboard page's time")
+            share = ms[UNCHANGED] / ms["scoreboard"]
+            print(f"{size}: a poll when nothing changed takes {share:.2f} of the scoreboard "
+                  "page's time")
     if args.referee:
         return
     for opponents, size in picker_sizes().items():

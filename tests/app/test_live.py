@@ -41,7 +41,8 @@ def write_cards(table, g: int) -> None:
 
 def pull(table, g: int, puller: int = 0) -> int:
     reply = table.post(f"/games/{g}/jackpot/spins",
-                       {"puller": str(puller), "direction": "clockwise", "submission": f"k{puller}"})
+                       {"puller": str(puller), "direction": "clockwise",
+                        "submission": f"k{puller}"})
     assert reply.status_code == 303, table.text(reply)[:300]
     return int(re.search(r"/spins/(\d+)", reply.headers["Location"]).group(1))
 
@@ -178,7 +179,8 @@ def test_the_rulings_json_has_its_own_etag(table, client, game):
     g, _ = game
     url = f"/games/{g}/rulings"
     html_tag = tag_of(client.get(url))
-    answer = client.get(url, headers={"Accept": "application/json", "If-None-Match": f'"{html_tag}"'})
+    answer = client.get(url, headers={"Accept": "application/json",
+                                      "If-None-Match": f'"{html_tag}"'})
     assert answer.status_code == 200 and answer.is_json
     json_tag = tag_of(answer)
     assert json_tag != html_tag
