@@ -86,7 +86,7 @@ def live_etag() -> str:
 
 
 def _tag_response(response: Response) -> Response:
-    """A live page's answer carries its ETag (its status may be 200 or an error)."""
+    """A live page's 200 carries its ETag: the poller sends it back on its next poll."""
     tag = g.get("live_etag")
     if tag and response.status_code == 200 and not response.get_etag()[0]:
         response.set_etag(tag)
