@@ -11,7 +11,12 @@ every page within 10x that floor, flat from 10 to 1,000 hands and games.
     python bench/app.py [--games 10 1000] [--hands 10 1000] [--repeat 30]
 
 The first request after a change loads and scores the whole game once (it is then
-cached for that version of the game); its time is printed apart, as "cold".
+cached for that version of the game); its time is printed apart, as "cold". The answer
+a live page's poll gets when nothing changed (a 304, companion/live.py) is timed too, and
+compared with the scoreboard page it spares.
+
+The bench's client is one phone (a ``device`` in its session), the scorekeeper of every
+game the bench stores: a phone that was given no link gets 404 on a game's pages.
 """
 
 from __future__ import annotations
@@ -31,14 +36,24 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import engine
-from companion import create_app, store
+from companion import access, create_app, store
 from companion.db import open_db
 from engine.jackpot import spin
 from engine.referee import Position, Replay
 
 GOAL = 10.0
+#: The bench's phone: the scorekeeper of every game it stores.
+DEVICE = access.new_device()
 #: The card picker's HTML, by opponents: the goals the phone set (issue: fits the phone).
 PICKER_GOALS = {3: 20_000, 9: 50_000}
+
+
+def phone(app):
+    """The app's test client as the bench's phone (its session names DEVICE)."""
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["device"] = DEVICE
+    return client
 
 
 def build_history(path: str, games: int, hands: int, seed: int) -> int:
@@ -55,7 +70,8 @@ def build_history(path: str, games: int, hands: int, seed: int) -> int:
     for _ in range(games):
         game_id = store.create_game(db, store.GameSetup(
             variant=classic, mode=engine.ScoringMode.LOWEST_WINS, target=10**6,
-            options=classic.default_options(), players=("Ann", "Bob", "Cy", "Dee"), dealer=0))
+            options=classic.default_options(), players=("Ann", "Bob", "Cy", "Dee"), dealer=0),
+            keeper=DEVICE)
         big = big or game_id
         with db.atomic():
             for _ in range(hands if game_id == big else 3):
@@ -73,7 +89,7 @@ def build_history(path: str, games: int, hands: int, seed: int) -> int:
     return big
 
 
-def timed(client, method: str, url: str, repeat: int,
+def timed(client, method: str, url: str, repeat: int, status: int = 200,
           **kwargs) -> tuple[float, float, float, int]:
     """Seconds for the first request; then the median seconds per request of the page and
     of the baseline (the static stylesheet), their requests taken in turn; response size.
@@ -89,7 +105,7 @@ def timed(client, method: str, url: str, repeat: int,
         start = time.perf_counter()
         response = getattr(client, method)(url, **kwargs)
         page.append(time.perf_counter() - start)
-        assert response.status_code == 200, (url, response.status_code)
+        assert response.status_code == status, (url, response.status_code)
         size = len(response.data)
         response.close()
         start = time.perf_counter()
@@ -100,6 +116,8 @@ def timed(client, method: str, url: str, repeat: int,
 
 #: The floor every page is compared with: a static file served from memory.
 BASELINE = "/static/app.css"
+#: The row of a live scoreboard's poll when nothing changed.
+UNCHANGED = "scoreboard, nothing changed (304)"
 
 
 SEATS = "Ann, Bob, Cy, Dee"
@@ -179,7 +197,8 @@ def build_jackpot(path: str, pulls: int, seed: int) -> tuple[int, int]:
     variant = engine.find_variant("wild-jackpot")
     game_id = store.create_game(db, store.GameSetup(
         variant=variant, mode=engine.ScoringMode.STANDARD, target=500,
-        options=variant.default_options(), players=("Ann", "Bob", "Cy", "Dee"), dealer=0))
+        options=variant.default_options(), players=("Ann", "Bob", "Cy", "Dee"), dealer=0),
+        keeper=DEVICE)
     last = 0
     with store.changing(db, game_id) as game:
         for seat in range(4):
@@ -220,7 +239,10 @@ def measure(games: int, hands: int, repeat: int,
     path = str(folder / "bench.sqlite3")
     app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
     big = build_history(path, games, hands, seed=1)
-    client = app.test_client()
+    client = phone(app)
+    # What the scoreboard's poller sends once it has the page: nothing changed since.
+    unchanged = {"If-None-Match": client.get(f"/games/{big}").headers["ETag"],
+                 "HX-Request": "true"}
     picker = client.get(f"/games/{big}/hands/new?out=0").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', picker).group(1)
     entry = {k: re.search(rf'name="{k}" value="([^"]+)"', picker).group(1)
@@ -230,6 +252,7 @@ def measure(games: int, hands: int, repeat: int,
     pages = [
         ("home", "get", "/", {}),
         ("scoreboard", "get", f"/games/{big}", {}),
+        (UNCHANGED, "get", f"/games/{big}", {"headers": unchanged, "status": 304}),
         ("history", "get", f"/games/{big}/hands", {}),
         ("card picker, 3 opponents", "get", f"/games/{big}/hands/new?out=0", {}),
         ("live points (htmx)", "post", f"/games/{big}/hands/preview",
@@ -264,8 +287,9 @@ def picker_sizes() -> dict[int, int]:
         game_id = store.create_game(db, store.GameSetup(
             variant=classic, mode=engine.ScoringMode.STANDARD, target=500,
             options=classic.default_options(),
-            players=tuple(f"Player {n}" for n in range(opponents + 1)), dealer=0))
-        with app.test_client() as client:
+            players=tuple(f"Player {n}" for n in range(opponents + 1)), dealer=0),
+            keeper=DEVICE)
+        with phone(app) as client:
             sizes[opponents] = len(client.get(f"/games/{game_id}/hands/new?out=0").data)
     db.close()
     return sizes
@@ -299,6 +323,12 @@ def main() -> None:
                   f"{row['ratio']:10.1f}")
             worst = max(worst, float(row["ratio"]))
     print(f"\nworst page: {worst:.1f}x the static stylesheet (goal: within {GOAL:.0f}x)")
+    for size, rows in results.items():
+        ms = {row["page"]: float(row["ms"]) for row in rows}
+        if UNCHANGED in ms:
+            share = ms[UNCHANGED] / ms["scoreboard"]
+            print(f"{size}: a poll when nothing changed takes {share:.2f} of the scoreboard "
+                  "page's time")
     if args.referee:
         return
     for opponents, size in picker_sizes().items():

@@ -15,7 +15,7 @@ from flask import Config, Flask, Response
 
 import engine
 
-from . import assets, csrf, db, errors, gate
+from . import assets, csrf, db, errors, gate, live
 
 #: htmx ships as a static file (see docs/decisions.md for why 2.0).
 HTMX_VERSION = "2.0.11"
@@ -94,6 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
     gate.init_app(app)
+    live.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
     app.after_request(_protect)

@@ -185,6 +185,28 @@ def add_sharing(db: sqlite_utils.Database) -> None:
     db.table("access").create_index(["game_id"])
 
 
+@migrations()
+def add_live_revisions(db: sqlite_utils.Database) -> None:
+    """A revision per game, bumped by the database on any change a live page shows (the
+    polling phones' ETag, companion/live.py): the version (hands, seats, settings), the
+    rulings kept, the lever's pulls and dealt cards, the rule cards.
+
+    Apart from the version, which stale hand forms are refused by: a ruling or a pull
+    must not refuse a hand being entered. Drafts are left out, being saved on every tap.
+    """
+    db.table("games").add_column("revision", int, not_null_default=1)
+    bump = "update games set revision = revision + 1 where id = {};"
+    db.execute("create trigger games_version_bumps_revision after update of version on games "
+               f"begin {bump.format('new.id')} end")
+    for table, game in (("rulings", "{row}.game_id"),
+                        ("spins", "{row}.game_id"),
+                        ("spin_cards", "(select game_id from spins where id = {row}.spin_id)"),
+                        ("rule_cards", "{row}.game_id")):
+        for event, row in (("insert", "new"), ("update", "new"), ("delete", "old")):
+            db.execute(f"create trigger {table}_{event}_bumps_revision after {event} on {table} "
+                       f"begin {bump.format(game.format(row=row))} end")
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

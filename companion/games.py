@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 import engine
 
-from . import store
+from . import live, store
 from .db import get_cache, get_db
 from .errors import error_page, row_id
 from .gate import access_to, device, get_game_or_404, keepers_only
@@ -115,6 +115,7 @@ def create_game() -> Response | tuple[str, int]:
 
 
 @bp.get("/games/<id:game_id>")
+@live.page
 def scoreboard(game_id: int) -> str:
     """Standings, the next dealer, and the way to record a hand."""
     game = get_game_or_404(game_id)

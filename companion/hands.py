@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 import engine
 from engine import COLORS, Card, Rank, Standings, TableOptions
 
-from . import store
+from . import live, store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand
@@ -164,6 +164,7 @@ HISTORY_PAGE = 20
 
 
 @bp.get("")
+@live.page
 def history(game_id: int) -> str:
     """The hands, newest first, a page at a time: what each opponent held, the points."""
     game = get_game_or_404(game_id)

@@ -21,11 +21,11 @@ import engine
 from engine import LeverCall, LeverOutcome
 from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
 
-from . import store
+from . import live, store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, name_key, parse_seat
-from .gate import get_game_or_404
+from .gate import access_to, get_game_or_404
 
 bp = Blueprint("jackpot", __name__)
 
@@ -88,13 +88,19 @@ def _submission(values: Mapping[str, Any]) -> str | None:
 
 
 @bp.get("/games/<id:game_id>/jackpot")
+@live.page
 def lever(game_id: int) -> str:
     """The lever: who pulls, the direction of play, and the first-card case."""
     game = jackpot_game_or_404(game_id)
-    return _lever_page(game)
+    if access_to(game_id).can_change:
+        return _lever_page(game)
+    # A watching phone cannot pull: it shows the table's last pull (live, as it is made).
+    spins, _ = store.list_spins(get_db(), game)
+    return _lever_page(game, spins[0] if spins else None)
 
 
 @bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>")
+@live.page
 def spin_result(game_id: int, spin_id: int) -> str:
     """One pull's result: what to do now, with the table's names."""
     game = jackpot_game_or_404(game_id)
@@ -218,6 +224,7 @@ def _stop(spin: store.Spin | None) -> int | None:
 
 
 @bp.get("/games/<id:game_id>/jackpot/history")
+@live.page
 def history(game_id: int) -> str:
     """Every pull of the game's lever, and a chart of how often each outcome came up."""
     game = jackpot_game_or_404(game_id)

@@ -25,7 +25,7 @@ import engine
 from engine import Card, LeverOutcome
 from engine.referee import Position, RefereeError, Replay, Verdict
 
-from . import store
+from . import live, store
 from .csrf import token as csrf_token
 from .db import get_db, writing
 from .errors import row_id
@@ -248,6 +248,7 @@ def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
 
 
 @bp.get("/games/<id:game_id>/rulings")
+@live.page
 def rulings(game_id: int) -> Any:
     """The rulings a game's table kept, newest first."""
     game = get_game_or_404(game_id)

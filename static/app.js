@@ -262,3 +262,73 @@
   document.addEventListener("DOMContentLoaded", () => markAll(document));
   document.addEventListener("htmx:load", (event) => markAll(event.target));
 })();
+
+// Live pages (companion/live.py): the poller (#live) asks for its page every two seconds,
+// sending the ETag it was given. A 304 means nothing changed (no swap: base.html's
+// htmx-config); a 200 swaps in the page's live regions (its hx-select-oob) and brings the
+// new tag. The poll's own outcome stays with the poller: the page-wide trouble notice is
+// for the requests a person made, and a poll must neither say its failure every two
+// seconds nor take away the notice of a failed pull.
+(function () {
+  "use strict";
+  const UNREACHABLE = "The app could not be reached, so this page may be behind the game: " +
+    "check that this phone is still on the network. It catches up by itself.";
+  const GONE = "This game can no longer be opened on this phone (its link was renewed, or " +
+    "the game deleted): ask the scorekeeper for the new link.";
+  let said = null; // what a failing poll put on the notice, said once until a poll works
+
+  function say(text) {
+    const notice = document.getElementById("trouble");
+    if (!notice || said !== null) return;
+    notice.textContent = text;
+    notice.hidden = false;
+    said = text;
+  }
+  function unsay() {
+    const notice = document.getElementById("trouble");
+    if (notice && said !== null && notice.textContent === said) notice.hidden = true;
+    said = null;
+  }
+  function tagOf(xhr) { // the tag's text, as the page carries it (no quotes, no W/)
+    return (xhr.getResponseHeader("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+  }
+
+  function follow(poller) {
+    poller.addEventListener("htmx:configRequest", (event) => {
+      // A phone in a pocket or another tab asks nothing: the first tick after it is
+      // shown again (within two seconds) catches up.
+      if (document.hidden) { event.preventDefault(); return; }
+      if (poller.dataset.etag) event.detail.headers["If-None-Match"] = '"' + poller.dataset.etag + '"';
+    });
+    // Kept from the page-wide handlers (see above); a refusal is never swapped in.
+    ["htmx:responseError", "htmx:sendError"].forEach((name) => {
+      poller.addEventListener(name, (event) => event.stopPropagation());
+    });
+    poller.addEventListener("htmx:beforeSwap", (event) => {
+      event.stopPropagation();
+      if (event.detail.xhr.status !== 200) event.detail.shouldSwap = false;
+    });
+    poller.addEventListener("htmx:afterRequest", (event) => {
+      event.stopPropagation();
+      const xhr = event.detail.xhr;
+      if (xhr.status === 200 || xhr.status === 304) {
+        if (xhr.status === 200 && tagOf(xhr)) poller.dataset.etag = tagOf(xhr);
+        unsay();
+      } else if (xhr.status === 403 || xhr.status === 404) {
+        unsay();
+        say(GONE);
+        poller.remove(); // htmx stops polling an element no longer on the page
+      } else if (xhr.status === 0) {
+        say(UNREACHABLE);
+      } else {
+        say("The app could not say what changed in this game (error " + xhr.status +
+            "): this page may be behind. It tries again every two seconds.");
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const poller = document.getElementById("live");
+    if (poller) follow(poller);
+  });
+})();

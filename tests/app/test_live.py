@@ -1,0 +1,208 @@
+"""Live pages (companion/live.py): each carries an ETag made from the game's revision; a
+poll naming it gets an empty 304 until something a live page shows changes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+NAMES = ["Ana", "Ben", "Cy"]
+HTMX = {"HX-Request": "true"}
+#: The live pages of a game, from its id and the id of a pull of its lever.
+LIVE = {
+    "scoreboard": "/games/{g}",
+    "history": "/games/{g}/hands",
+    "rulings": "/games/{g}/rulings",
+    "lever": "/games/{g}/jackpot",
+    "pull": "/games/{g}/jackpot/spins/{s}",
+    "lever history": "/games/{g}/jackpot/history",
+}
+
+
+def poll(client, url: str, tag: str | None):
+    """What the page's poller sends: the page's URL, with the tag it was given."""
+    return client.get(url, headers={**HTMX, **({"If-None-Match": f'"{tag}"'} if tag else {})})
+
+
+def tag_of(response) -> str:
+    assert response.status_code == 200, response.status_code
+    tag, weak = response.get_etag()
+    assert tag and not weak
+    return str(tag)
+
+
+def write_cards(table, g: int) -> None:
+    for seat, text in enumerate(["Sing", "Hop", "Clap"]):
+        reply = table.post(f"/games/{g}/jackpot/cards/{seat}", {"card": [text]})
+        assert reply.status_code == 303
+
+
+def pull(table, g: int, puller: int = 0) -> int:
+    reply = table.post(f"/games/{g}/jackpot/spins",
+                       {"puller": str(puller), "direction": "clockwise",
+                        "submission": f"k{puller}"})
+    assert reply.status_code == 303, table.text(reply)[:300]
+    return int(re.search(r"/spins/(\d+)", reply.headers["Location"]).group(1))
+
+
+def keep_ruling(table, g: int):
+    reply = table.post("/referee/challenge", {"game": str(g), "by": "Ben", "hand": "red-3",
+                                              "color": "red", "submission": "r1", "save": "1"})
+    assert reply.status_code == 303, table.text(reply)[:300]
+
+
+@pytest.fixture
+def game(table) -> tuple[int, int]:
+    """A Wild Jackpot game with its rule cards written, a hand and a pull: (game, pull)."""
+    g = table.create_game(NAMES, variant="wild-jackpot")
+    write_cards(table, g)
+    assert table.record(g, 0, {1: 10, 2: 5}).status_code == 303
+    return g, pull(table, g)
+
+
+def pages(g: int, s: int) -> dict[str, str]:
+    return {name: url.format(g=g, s=s) for name, url in LIVE.items()}
+
+
+def tags(client, g: int, s: int) -> dict[str, str]:
+    return {name: tag_of(client.get(url)) for name, url in pages(g, s).items()}
+
+
+@pytest.mark.parametrize("name", LIVE)
+def test_a_live_page_carries_its_etag_and_a_poll_of_it_gets_an_empty_304(table, client, game,
+                                                                         name):
+    url = pages(*game)[name]
+    page = client.get(url)
+    tag = tag_of(page)
+    poller = table.page(page).select_one("#live")
+    assert poller["data-etag"] == tag
+    assert poller["hx-get"] == url and poller["hx-swap"] == "none"
+    assert "every 2s" in poller["hx-trigger"]
+    unchanged = poll(client, url, tag)
+    assert unchanged.status_code == 304
+    assert unchanged.data == b""
+    assert tag_of(poll(client, url, "another")) == tag
+
+
+@pytest.mark.parametrize("name", LIVE)
+def test_a_live_page_swaps_only_regions_it_has_and_none_holding_a_field(table, client, game,
+                                                                       name):
+    """What a person types or chooses (the lever's direction, a form) is never replaced."""
+    page = table.page(client.get(pages(*game)[name]))
+    regions = page.select_one("#live")["hx-select-oob"].split(",")
+    for region in regions:
+        found = page.select_one(region)
+        assert found is not None, f"{region} is not on the page"
+        assert not found.select("input:not([type=hidden]), select, textarea"), region
+
+
+CHANGES: dict[str, Callable[..., object]] = {
+    "new hand": lambda table, g: table.record(g, 1, {0: 7, 2: 3}),
+    "edited hand": lambda table, g: table.record(g, 2, {0: 4, 1: 6},
+                                                 hand_id=table.hand_ids(g)[0]),
+    "deleted hand": lambda table, g: table.post(f"/games/{g}/hands/{table.hand_ids(g)[0]}/delete"),
+    "undone hand": lambda table, g: table.undo(g),
+    "ruling kept": keep_ruling,
+    "lever pull": lambda table, g: pull(table, g, 1),
+    "rule cards written": lambda table, g: table.post(f"/games/{g}/jackpot/cards/0",
+                                                      {"card": ["Dance"]}),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_every_change_a_live_page_shows_gives_every_live_page_a_new_etag(table, client, game,
+                                                                        change):
+    g, s = game
+    before = tags(client, g, s)
+    CHANGES[change](table, g)
+    for name, url in pages(g, s).items():
+        answer = poll(client, url, before[name])
+        assert answer.status_code == 200, (change, name)
+        assert tag_of(answer) != before[name], (change, name)
+
+
+def versions(table, g: int) -> tuple[int, int]:
+    (row,) = table.rows("select version, revision from games where id = ?", [g])
+    return row
+
+
+def test_rulings_pulls_and_rule_cards_change_the_revision_not_the_version(table, game):
+    """A hand being entered is refused when the version moved: a pull must not do that."""
+    g, _ = game
+    for change in (keep_ruling, lambda t, g: pull(t, g, 2), CHANGES["rule cards written"]):
+        version, revision = versions(table, g)
+        change(table, g)
+        assert versions(table, g)[0] == version
+        assert versions(table, g)[1] > revision
+
+
+def test_a_draft_saved_while_tapping_cards_changes_nothing_live(table, client, game):
+    g, s = game
+    before = tags(client, g, s)
+    fields = {"out": "1", "cards-0": "red-7", "hand_id": "0"}
+    preview = client.post(f"/games/{g}/hands/preview", data=fields,
+                          headers={**HTMX, "X-CSRF-Token": table.token()})
+    assert preview.status_code == 200 and table.drafts(g) == 1
+    for name, url in pages(g, s).items():
+        assert poll(client, url, before[name]).status_code == 304, name
+
+
+def test_a_viewer_and_a_keeper_are_given_different_etags(table, client, game):
+    g, s = game
+    viewer = table.phone(role="viewer", game_id=g)
+    for name, url in pages(g, s).items():
+        keeper_tag = tag_of(client.get(url))
+        viewer_tag = tag_of(viewer.client.get(url))
+        assert viewer_tag != keeper_tag, name
+        assert poll(viewer.client, url, keeper_tag).status_code == 200, name
+        assert poll(viewer.client, url, viewer_tag).status_code == 304, name
+
+
+def test_a_stranger_polling_with_a_good_tag_gets_404_not_304(table, client, app, game):
+    g, s = game
+    stranger = app.test_client()
+    for name, url in pages(g, s).items():
+        assert poll(stranger, url, tag_of(client.get(url))).status_code == 404, name
+
+
+def test_a_viewer_whose_link_was_renewed_gets_404(table, client, game):
+    g, _ = game
+    viewer = table.phone(role="viewer", game_id=g)
+    tag = tag_of(viewer.client.get(f"/games/{g}"))
+    assert table.post(f"/games/{g}/share/renew", {"role": "viewer"}).status_code == 303
+    assert poll(viewer.client, f"/games/{g}", tag).status_code == 404
+
+
+def test_the_rulings_json_has_its_own_etag(table, client, game):
+    g, _ = game
+    url = f"/games/{g}/rulings"
+    html_tag = tag_of(client.get(url))
+    answer = client.get(url, headers={"Accept": "application/json",
+                                      "If-None-Match": f'"{html_tag}"'})
+    assert answer.status_code == 200 and answer.is_json
+    json_tag = tag_of(answer)
+    assert json_tag != html_tag
+    assert client.get(url, headers={"Accept": "application/json",
+                                    "If-None-Match": f'"{json_tag}"'}).status_code == 304
+
+
+def test_a_watching_phone_shows_the_last_pull_on_the_lever_page(table, game):
+    g, s = game
+    viewer = table.phone(role="viewer", game_id=g)
+    page = table.page(viewer.client.get(f"/games/{g}/jackpot"))
+    assert page.select_one("#spin-outcome") is not None
+    assert page.select_one("#live")["hx-select-oob"] == "#spin-answer,#unit-state"
+    keeper = table.page(table.client.get(f"/games/{g}/jackpot"))
+    assert keeper.select_one("#spin-outcome") is None  # the lever, ready for the next pull
+    assert keeper.select_one("#live")["hx-select-oob"] == "#unit-state"
+
+
+def test_a_refusal_shown_at_a_form_s_address_does_not_poll_it(table, client, game):
+    """An undo refused (409) shows the scoreboard at the undo form's URL: no poller there."""
+    g, _ = game
+    refused = table.post(f"/games/{g}/hands/undo", {"hand_id": "999"})
+    assert refused.status_code == 409
+    assert table.page(refused).select_one("#standings") is not None
+    assert table.page(refused).select_one("#live") is None
