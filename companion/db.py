@@ -207,6 +207,17 @@ def add_live_revisions(db: sqlite_utils.Database) -> None:
                        f"begin {bump.format(game.format(row=row))} end")
 
 
+@migrations()
+def rematch_bumps_revision(db: sqlite_utils.Database) -> None:
+    """A rematch started (or deleted, or restored) changes what the old game's scoreboard
+    offers the other phones ("the rematch has started"): its revision moves too."""
+    bump = "update games set revision = revision + 1 where id = {}.rematch_of;"
+    db.execute("create trigger rematch_insert_bumps_revision after insert on games "
+               f"when new.rematch_of is not null begin {bump.format('new')} end")
+    db.execute("create trigger rematch_delete_bumps_revision after update of deleted_at on games "
+               f"when new.rematch_of is not null begin {bump.format('new')} end")
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

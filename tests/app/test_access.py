@@ -281,10 +281,17 @@ def test_the_other_phones_follow_the_table_to_its_rematch_in_their_own_role(tabl
     game_id = table.create_game(["Ann", "Bob"], mode="challenge", target="10")
     viewer = table.phone(role="viewer", game_id=game_id)
     table.record(game_id, 0, {1: 20})
-    assert not viewer.page(viewer.scoreboard(game_id)).select_one("#follow-rematch")
+    before_rematch = viewer.scoreboard(game_id)
+    assert not viewer.page(before_rematch).select_one("#follow-rematch")
+    assert viewer.client.get(f"/games/{game_id}",
+                             headers={"If-None-Match": before_rematch.headers["ETag"]}
+                             ).status_code == 304
     response = table.submit(table.scoreboard(game_id), f"/games/{game_id}/rematch")
     new_id = int(response.headers["Location"].rsplit("/", 1)[1])
     assert viewer.client.get(f"/games/{new_id}").status_code == 404
+    # The viewer's scoreboard, polling, hears of the rematch.
+    tag = before_rematch.headers["ETag"]
+    assert viewer.client.get(f"/games/{game_id}", headers={"If-None-Match": tag}).status_code == 200
     board = viewer.scoreboard(game_id)
     followed = viewer.submit(board, f"/games/{game_id}/rematch/follow")
     assert followed.status_code == 303 and followed.headers["Location"] == f"/games/{new_id}"
