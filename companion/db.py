@@ -185,6 +185,19 @@ def add_sharing(db: sqlite_utils.Database) -> None:
     db.table("access").create_index(["game_id"])
 
 
+@migrations()
+def add_rule_card_privacy(db: sqlite_utils.Database) -> None:
+    """Players on their own phones (docs/rulings.md, "Who reads a rule card"): the phone
+    each rule card was written on (null for cards written before, on the shared
+    scorekeeper's phone); when each dealt card was revealed to its player (null: not
+    yet, which is what cards dealt before are taken to be); and at most one phone per
+    seat of a game."""
+    db.table("rule_cards").add_column("written_by", str)
+    db.table("spin_cards").add_column("revealed_at", str)
+    db.execute("create unique index access_one_phone_a_seat on access (game_id, seat) "
+               "where seat is not null")
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:
