@@ -304,7 +304,7 @@ def history(game_id: int) -> str:
     spins, older = store.list_spins(db, game, page)
     phone = this_phone(game)
     return render_template("jackpot_history.html", game=game,
-                           spins=[phone.sees(s) for s in spins], older=older,
+                           spins=[phone.sees(s) for s in spins], phone=phone, older=older,
                            page=page, chart=chart(counts), chi=chi, p=p,
                            pulls=sum(counts.values()))
 
