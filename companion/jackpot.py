@@ -279,9 +279,7 @@ def _lever_page(game: store.GameRecord, spin: store.Spin | None = None, *, fresh
     phone = this_phone(game)
     return render_template(
         "jackpot.html", game=game, spin=None if spin is None else phone.sees(spin), phone=phone,
-        fresh=fresh,
-        errors=errors or {},
-        wheel=wheel(), stop=_stop(spin), submission=secrets.token_urlsafe(16),
+        fresh=fresh, errors=errors or {}, wheel=wheel(), stop=_stop(spin), submission=secrets.token_urlsafe(16),
         direction=store.last_direction(db, game.id), loaded=sum(c.loaded for c in cards),
         written=len(cards), dealer=game.next_dealer)
 
