@@ -106,14 +106,35 @@ def game_for_token(db: sqlite_utils.Database, token: str) -> tuple[int, str] | N
 
 def grant(db: sqlite_utils.Database, device: str, game_id: int, role: str) -> Access:
     """Give ``device`` the role for the game (never weaker than the one it has); the
-    seat it chose stays. Returns what the device may now do."""
+    seat it chose stays, unless it becomes a scorekeeper's phone: that one is passed
+    round the table, so it is nobody's own. Returns what the device may now do."""
     had = role_of(db, device, game_id)
     if had.role == KEEPER:
         return had
     db.execute("insert into access (device, game_id, role, added_at) values (?, ?, ?, ?) "
-               "on conflict (device, game_id) do update set role = excluded.role",
-               [device, game_id, role, datetime.now(UTC).isoformat(timespec="seconds")])
-    return Access(role, had.seat)
+               "on conflict (device, game_id) do update set role = excluded.role, "
+               "seat = case when excluded.role = ? then null else access.seat end",
+               [device, game_id, role, datetime.now(UTC).isoformat(timespec="seconds"), KEEPER])
+    return Access(role, None if role == KEEPER else had.seat)
+
+
+def seat_phones(db: sqlite_utils.Database, game_id: int) -> dict[int, str]:
+    """The game's seats that a player's own phone claimed: seat to device."""
+    return {int(r[0]): str(r[1]) for r in db.execute(
+        "select seat, device from access where game_id = ? and seat is not null",
+        [game_id]).fetchall()}
+
+
+def set_seat(db: sqlite_utils.Database, device: str, game_id: int, seat: int) -> None:
+    """Record ``device`` as ``seat``'s own phone (the caller checked it may be: a unique
+    index refuses a second phone for a seat all the same)."""
+    db.execute("update access set seat = ? where device = ? and game_id = ?",
+               [seat, device, game_id])
+
+
+def free_seat(db: sqlite_utils.Database, game_id: int, seat: int) -> None:
+    """No phone is ``seat``'s own any more (another may claim it)."""
+    db.execute("update access set seat = null where game_id = ? and seat = ?", [game_id, seat])
 
 
 def forget(db: sqlite_utils.Database, device: str, game_id: int) -> None:

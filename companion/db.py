@@ -218,6 +218,32 @@ def rematch_bumps_revision(db: sqlite_utils.Database) -> None:
                f"when new.rematch_of is not null begin {bump.format('new')} end")
 
 
+@migrations()
+def add_rule_card_privacy(db: sqlite_utils.Database) -> None:
+    """Players on their own phones (docs/rulings.md, "Who reads a rule card"): the phone
+    each rule card was written on (null for cards written before, on the shared
+    scorekeeper's phone); when each dealt card was revealed to its player (null: not
+    yet, which is what cards dealt before are taken to be); and at most one phone per
+    seat of a game."""
+    db.table("rule_cards").add_column("written_by", str)
+    db.table("spin_cards").add_column("revealed_at", str)
+    db.execute("create unique index access_one_phone_a_seat on access (game_id, seat) "
+               "where seat is not null")
+
+
+@migrations()
+def seats_bump_revision(db: sqlite_utils.Database) -> None:
+    """A seat taken or freed by a player's own phone changes what the Wild Jackpot's pages
+    say of that player ("on their own phone"): the game's revision moves too."""
+    bump = "update games set revision = revision + 1 where id = {}.game_id;"
+    db.execute("create trigger access_seat_insert_bumps_revision after insert on access "
+               f"when new.seat is not null begin {bump.format('new')} end")
+    db.execute("create trigger access_seat_update_bumps_revision after update of seat on access "
+               f"begin {bump.format('new')} end")
+    db.execute("create trigger access_seat_delete_bumps_revision after delete on access "
+               f"when old.seat is not null begin {bump.format('old')} end")
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

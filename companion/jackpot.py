@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -21,11 +22,11 @@ import engine
 from engine import LeverCall, LeverOutcome
 from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
 
-from . import live, store
+from . import access, live, store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, name_key, parse_seat
-from .gate import access_to, get_game_or_404
+from .gate import access_to, current_access, device, get_game_or_404, viewers_may_post
 
 bp = Blueprint("jackpot", __name__)
 
@@ -64,6 +65,59 @@ def jackpot_game_or_404(game_id: int) -> store.GameRecord:
     if not game.variant.rule_cards:
         abort(404, description=f"{game.variant.title} has no Wild Jackpot unit.")
     return game
+
+
+@dataclass(frozen=True)
+class Phone:
+    """The phone asking, as the Wild Jackpot sees it: the one place that says who may
+    read which rule card (docs/rulings.md, "Who reads a rule card").
+
+    A scorekeeper's phone is the shared one, passed round the table; a viewer's phone
+    that claimed a seat is that player's own."""
+
+    device: str | None
+    keeper: bool
+    #: The seat this phone is the own phone of, if any.
+    seat: int | None
+    #: Every seat a player's own phone claimed: seat to device.
+    claimed: Mapping[int, str]
+
+    def writes(self, seat: int) -> bool:
+        """Whether this phone writes the seat's rule cards: its own phone, or (when it
+        has none) the shared phone passed to the player."""
+        return self.claimed.get(seat) == self.device if seat in self.claimed else self.keeper
+
+    def reveals(self, seat: int) -> bool:
+        """Whether a card dealt to the seat may show here before it is revealed: the
+        same phones as write the seat's cards."""
+        return self.writes(seat)
+
+    def reads(self, card: store.RuleCard) -> bool:
+        """Whether this phone may read a written card (the one it was written on)."""
+        return card.readable_by(self.device, self.keeper)
+
+    def on_own_phone(self, seat: int) -> bool:
+        """Whether the seat's player has a phone of their own, other than this one."""
+        return seat in self.claimed and self.claimed[seat] != self.device
+
+    def sees(self, spin: store.Spin) -> store.Spin:
+        """The pull as this phone may see it: a dealt card's text only once it is
+        revealed, or where it is to be revealed."""
+        return replace(spin, cards=tuple(
+            c if c.revealed or self.reveals(c.seat) else replace(c, text=None)
+            for c in spin.cards))
+
+    def shown_here(self, cards: Iterable[store.DealtCard]) -> list[store.DealtCard]:
+        """The dealt cards this phone shows their players, in turn (the shared phone's
+        pass round the table)."""
+        return [c for c in cards if self.reveals(c.seat)]
+
+
+def this_phone(game: store.GameRecord) -> Phone:
+    """The phone asking about ``game`` (whose access the gate has checked)."""
+    allowed = current_access()
+    return Phone(device(), allowed.can_change, allowed.seat,
+                 access.seat_phones(get_db(), game.id))
 
 
 def _seat(values: Mapping[str, Any], name: str, players: int, label: str) -> int:
@@ -183,14 +237,33 @@ def _refusals_in_place(response: Response) -> Response:
 
 @bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<int:turn>")
 def reveal(game_id: int, spin_id: int, turn: int) -> str:
-    """A dealt rule card in large type, for the player the phone was passed to."""
+    """A dealt rule card in large type, for its player: on their own phone, or on the
+    shared phone passed to them. Showing it there is the reveal: it is recorded (once),
+    and from then on every phone may read it (the player performs it aloud)."""
     game = jackpot_game_or_404(game_id)
-    spin = store.load_spin(get_db(), game, spin_id)
-    if spin is None or not 1 <= turn <= len(spin.cards):
+    db = get_db()
+    found = store.load_spin(db, game, spin_id)
+    if found is None or not 1 <= turn <= len(found.cards):
         abort(404, description="There is no such rule card in this pull.")
-    seat, text = spin.cards[turn - 1]
-    return render_template("jackpot_card.html", game=game, spin=spin, turn=turn, seat=seat,
-                           text=text, call_then=spin.call.then(game.players))
+    phone = this_phone(game)
+    card = found.cards[turn - 1]
+    if not card.revealed and not phone.reveals(card.seat):
+        name = game.players[card.seat]
+        abort(403, description=(
+            f"This rule card is {name}'s, and shows on {name}'s own phone first."
+            if card.seat in phone.claimed else
+            f"This rule card is {name}'s: it shows on the scorekeeper's phone, passed to "
+            f"{name}, first."))
+    if not card.revealed and not current_app.config.get("DATABASE_READONLY"):
+        # A GET that records a fact, once: opening the card on the phone it is for is
+        # what showing it to its player means (the one-phone flow's links stay links).
+        with store.changing(db, game_id, cache=get_cache()):
+            store.reveal_rule_card(db, spin_id, turn)
+    spin = phone.sees(found)
+    later = [c for c in phone.shown_here(spin.cards) if c.turn > turn]
+    return render_template("jackpot_card.html", game=game, spin=spin, card=spin.cards[turn - 1],
+                           next_card=later[0] if later else None,
+                           call_then=spin.call.then(game.players))
 
 
 def _show_spin(game: store.GameRecord, spin_id: int, *, fresh: bool) -> Response:
@@ -209,9 +282,10 @@ def _lever_page(game: store.GameRecord, spin: store.Spin | None = None, *, fresh
                 errors: Mapping[str, str] | None = None) -> str:
     db = get_db()
     cards = store.rule_cards(db, game.id)
+    phone = this_phone(game)
     return render_template(
-        "jackpot.html", game=game, spin=spin, fresh=fresh, errors=errors or {},
-        wheel=wheel(), stop=_stop(spin), submission=secrets.token_urlsafe(16),
+        "jackpot.html", game=game, spin=None if spin is None else phone.sees(spin), phone=phone,
+        fresh=fresh, errors=errors or {}, wheel=wheel(), stop=_stop(spin), submission=secrets.token_urlsafe(16),
         direction=store.last_direction(db, game.id), loaded=sum(c.loaded for c in cards),
         written=len(cards), dealer=game.next_dealer)
 
@@ -233,7 +307,9 @@ def history(game_id: int) -> str:
     chi, p = lever_fairness(counts)
     page = row_id(request.args.get("page")) or 1
     spins, older = store.list_spins(db, game, page)
-    return render_template("jackpot_history.html", game=game, spins=spins, older=older,
+    phone = this_phone(game)
+    return render_template("jackpot_history.html", game=game,
+                           spins=[phone.sees(s) for s in spins], phone=phone, older=older,
                            page=page, chart=chart(counts), chi=chi, p=p,
                            pulls=sum(counts.values()))
 
@@ -252,47 +328,107 @@ def _cards_page(game: store.GameRecord, saved: int | None = None) -> str:
     cards = store.rule_cards(get_db(), game.id)
     shares = engine.rule_card_shares(len(game.players), game.variant.rule_cards)
     written = [sum(1 for c in cards if c.seat == s) for s in range(len(game.players))]
-    writers = [s for s, share in enumerate(shares) if share]
+    phone = this_phone(game)
     after = None
-    if saved is not None:  # the phone goes on to the next player with cards to write
-        later = [s for s in writers if s > saved and written[s] < shares[s]]
+    if saved is not None and phone.keeper:  # the shared phone goes on to the next writer
+        later = [s for s, share in enumerate(shares)
+                 if s > saved and written[s] < share and phone.writes(s)]
         after = later[0] if later else None
     return render_template(
         "rule_cards.html", game=game, shares=shares, written=written, saved=saved,
         next_writer=after, loaded=sum(c.loaded for c in cards), total=len(cards),
-        suggestions=SUGGESTIONS, set_aside=game.variant.rule_cards - sum(shares))
+        suggestions=SUGGESTIONS, set_aside=game.variant.rule_cards - sum(shares), phone=phone)
 
 
 @bp.route("/games/<id:game_id>/jackpot/cards/<int:seat>", methods=["GET", "POST"])
+@viewers_may_post
 def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
-    """One player writes (or rewrites) their share of the rule cards."""
+    """One player writes (or rewrites) their share of the rule cards, on the phone that
+    writes that seat's cards: a write changes only the cards written on this phone."""
     game = jackpot_game_or_404(game_id)
-    shares = engine.rule_card_shares(len(game.players), game.variant.rule_cards)
     if not 0 <= seat < len(game.players):
         abort(404, description="There is no such seat at this table.")
-    share = shares[seat]
-    mine = [c.text for c in store.rule_cards(get_db(), game.id) if c.seat == seat]
+    phone = this_phone(game)
+    if not phone.keeper and not phone.writes(seat):  # a viewer's POST reaches here too
+        abort(403, description=f"Only {game.players[seat]}'s own phone writes "
+                               f"{game.players[seat]}'s rule cards. Nothing was changed.")
+    share = engine.rule_card_shares(len(game.players), game.variant.rule_cards)[seat]
+    cards = [c for c in store.rule_cards(get_db(), game.id) if c.seat == seat]
+    mine = [c.text for c in cards if phone.reads(c)]
+    room = share - (len(cards) - len(mine))  # cards written elsewhere keep their place
     if request.method == "GET":
-        return _write_page(game, seat, share, mine + [""] * (share - len(mine)))
+        return _write_page(game, seat, phone, room, mine + [""] * (room - len(mine)))
+    if not phone.writes(seat):  # a scorekeeper's phone, for a player with their own
+        return _write_page(game, seat, phone, room, [], {"card": _own_phone(game, seat)}), 409
     texts = [clean_name(t) for t in request.form.getlist("card")]
     errors = {}
-    if len(texts) > share:
-        errors["card"] = f"{game.players[seat]} writes {share} card{'s' if share != 1 else ''}."
+    if len(texts) > room:
+        errors["card"] = (f"{game.players[seat]} writes {share} card{'s' if share != 1 else ''}"
+                          + (f", {share - room} of them on another phone." if room < share
+                             else "."))
     elif any(len(t) > MAX_RULE for t in texts):
         errors["card"] = f"A rule card holds at most {MAX_RULE} characters."
     if errors:
-        return _write_page(game, seat, share, (texts + [""] * share)[:share], errors), 400
+        return _write_page(game, seat, phone, room, (texts + [""] * room)[:room], errors), 400
     db = get_db()
     with store.changing(db, game_id, cache=get_cache()) as game:
-        store.write_rule_cards(db, game, seat, texts, lever_random())
+        store.write_rule_cards(db, game, seat, texts, lever_random(), device=phone.device,
+                               keeper=phone.keeper)
     return redirect(url_for("jackpot.rule_cards", game_id=game_id, saved=seat), 303)
 
 
-def _write_page(game: store.GameRecord, seat: int, share: int, texts: Sequence[str],
-                errors: Mapping[str, str] | None = None) -> str:
+@bp.post("/games/<id:game_id>/jackpot/cards/<int:seat>/tear-up")
+@viewers_may_post
+def tear_up(game_id: int, seat: int) -> Response:
+    """Tear up the seat's cards that this phone cannot read (written on another phone,
+    perhaps one that is gone): a scorekeeper's phone, or the seat's own phone."""
+    game = jackpot_game_or_404(game_id)
+    phone = this_phone(game)
+    if not 0 <= seat < len(game.players):
+        abort(404, description="There is no such seat at this table.")
+    if not (phone.keeper or phone.seat == seat):
+        abort(403, description=f"Only the scorekeeper's phone or {game.players[seat]}'s own "
+                               "phone can tear up these cards. Nothing was changed.")
+    db = get_db()
+    with store.changing(db, game_id, cache=get_cache()) as game:
+        store.tear_up_rule_cards(db, game, [c for c in store.rule_cards(db, game.id)
+                                            if c.seat == seat and not phone.reads(c)])
+    return redirect(url_for("jackpot.write_cards", game_id=game_id, seat=seat, torn=1), 303)
+
+
+def _own_phone(game: store.GameRecord, seat: int) -> str:
+    name = game.players[seat]
+    return (f"{name} writes {name}'s rule cards on {name}'s own phone. To write them here, "
+            "free the seat first (on the rule cards page).")
+
+
+def _write_page(game: store.GameRecord, seat: int, phone: Phone, room: int,
+                texts: Sequence[str], errors: Mapping[str, str] | None = None) -> str:
+    """The write page: this phone's cards as inputs, the others' only as a count."""
+    share = engine.rule_card_shares(len(game.players), game.variant.rule_cards)[seat]
+    hidden = [c for c in store.rule_cards(get_db(), game.id)
+              if c.seat == seat and not phone.reads(c)]
     return render_template("rule_cards_write.html", game=game, seat=seat, share=share,
-                           texts=texts, errors=errors or {}, suggestions=SUGGESTIONS,
-                           max_rule=MAX_RULE)
+                           texts=texts if phone.writes(seat) else [], errors=errors or {},
+                           suggestions=SUGGESTIONS, max_rule=MAX_RULE, phone=phone,
+                           hidden=_written_where(game, phone, hidden),
+                           own_phone=_own_phone(game, seat), torn=bool(request.args.get("torn")))
+
+
+def _written_where(game: store.GameRecord, phone: Phone,
+                   cards: Iterable[store.RuleCard]) -> list[tuple[int, str]]:
+    """How many of ``cards`` were written on which phone, in words ("Bea's phone")."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        if card.written_by is not None and phone.claimed.get(card.seat) == card.written_by:
+            where = f"{game.players[card.seat]}'s phone"
+        elif (card.written_by is None
+              or access.role_of(get_db(), card.written_by, game.id).can_change):
+            where = "a scorekeeper's phone"
+        else:
+            where = "another phone"
+        counts[where] = counts.get(where, 0) + 1
+    return [(n, where) for where, n in counts.items()]
 
 
 # -- a spinner for any table -------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Sharing a game with the other phones at the table: its links and their QR codes,
-joining by a link, renewing a link, and forgetting a game on this phone."""
+joining by a link, a player's own phone choosing its seat, renewing a link, and
+forgetting a game on this phone."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from . import access, store
-from .db import get_db, writing
+from .db import get_cache, get_db, writing
 from .errors import host_name
-from .gate import device, get_game_or_404, viewers_may_post
+from .forms import parse_seat
+from .gate import current_access, device, get_game_or_404, viewers_may_post
 
 bp = Blueprint("sharing", __name__)
 
@@ -33,9 +35,15 @@ def join(token: str) -> Response:
         if found is None:
             abort(404, description=OLD_LINK)
         game_id, role = found
-        access.grant(db, str(device(create=True)), game_id, role)
+        given = access.grant(db, str(device(create=True)), game_id, role)
+        game = store.load_game(db, game_id, get_cache())
     scoreboard = url_for("games.scoreboard", game_id=game_id)
-    return redirect(_within(scoreboard, request.args.get("next", "")), 303)
+    wanted = request.args.get("next", "")
+    if (not wanted and game is not None and game.variant.rule_cards and role == access.VIEWER
+            and given.seat is None):
+        # Players with their own phones write and see their own rule cards: ask who this is.
+        return redirect(url_for("sharing.seat", game_id=game_id), 303)
+    return redirect(_within(scoreboard, wanted), 303)
 
 
 def _within(scoreboard: str, wanted: str) -> str:
@@ -82,7 +90,60 @@ def share(game_id: int) -> str:
     shown = [(role, link_url(found.token(role))) for role in (access.VIEWER, access.KEEPER)]
     return render_template("share.html", game=game, shown=shown, qr=qr_svg,
                            local_only=_local_only(),
-                           keepers=access.keepers(get_db(), game.id))
+                           keepers=access.keepers(get_db(), game.id),
+                           claimed=access.seat_phones(get_db(), game.id))
+
+
+@bp.route("/games/<id:game_id>/seat", methods=["GET", "POST"])
+@viewers_may_post
+def seat(game_id: int) -> Response | str | tuple[str, int]:
+    """"Which player are you?": a viewer's phone becomes one player's own phone, once
+    (the scorekeeper can free the seat again). Only where the game has rule cards to
+    keep private; the scorekeeper's phone is the shared one, nobody's own."""
+    game = get_game_or_404(game_id)
+    if not game.variant.rule_cards:
+        abort(404, description=f"{game.variant.title} has no rule cards: no seat to choose.")
+    if request.method == "GET":
+        return _seat_page(game)
+    chosen = parse_seat(request.form.get("seat"), len(game.players))
+    if chosen is None:
+        return _seat_page(game, "Choose which player you are."), 400
+    db = get_db()
+    with writing(db):
+        mine = access.role_of(db, device(), game_id)  # read again, inside the transaction
+        taken = access.seat_phones(db, game_id).get(chosen)
+        name = game.players[chosen]
+        if mine.can_change:
+            refused, status = ("This is a scorekeeper's phone: it is passed round the table, "
+                               "so it cannot be one player's own. Nothing was changed."), 403
+        elif mine.seat is not None and mine.seat != chosen:
+            refused, status = (f"This phone is already {game.players[mine.seat]}'s. Ask the "
+                               "scorekeeper to free that seat first. Nothing was changed."), 409
+        elif taken is not None and taken != device():
+            refused, status = (f"{name} is already chosen on another phone. If that is wrong, "
+                               f"ask the scorekeeper to free {name}'s seat."), 409
+        else:
+            refused, status = None, 303
+            access.set_seat(db, str(device()), game_id, chosen)
+    if refused:
+        return _seat_page(game, refused), status
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+
+
+def _seat_page(game: store.GameRecord, refused: str | None = None) -> str:
+    return render_template("seat.html", game=game, refused=refused, mine=current_access(),
+                           claimed=access.seat_phones(get_db(), game.id))
+
+
+@bp.post("/games/<id:game_id>/seats/<int:seat>/free")
+def free_seat(game_id: int, seat: int) -> Response:
+    """The scorekeeper frees a seat: no phone is that player's own until one claims it.
+    The cards written on that phone stay hidden (and counted) until torn up."""
+    db = get_db()
+    with writing(db):
+        access.free_seat(db, game_id, seat)
+    back = ("jackpot.rule_cards" if request.form.get("back") == "cards" else "sharing.share")
+    return redirect(url_for(back, game_id=game_id), 303)
 
 
 @bp.post("/games/<id:game_id>/share/renew")

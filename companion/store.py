@@ -640,6 +640,27 @@ class RuleCard:
     loaded: bool
     #: Its place in its pile (the unit deals from the end).
     place: int
+    #: The phone (device) it was written on; None for the shared scorekeeper's phone
+    #: (cards written before phones were told apart).
+    written_by: str | None = None
+
+    def readable_by(self, device: str | None, keeper: bool) -> bool:
+        """Whether a phone may read the text: only the one it was written on (a card of
+        the shared phone's days: any scorekeeper's phone). Nobody else sees a rule until
+        the lever deals it (R17)."""
+        return self.written_by == device if self.written_by else keeper
+
+
+@dataclass(frozen=True)
+class DealtCard:
+    """A rule card the lever dealt: to whom, in which turn, and whether its player has
+    seen it yet (until then only they may read it: docs/rulings.md)."""
+
+    turn: int
+    seat: int
+    #: The text as it was when dealt; None where the phone asking may not read it.
+    text: str | None
+    revealed: bool
 
 
 @dataclass(frozen=True)
@@ -648,25 +669,28 @@ class Spin:
 
     id: int
     call: engine.LeverCall
-    #: The rule cards dealt, in the order they are performed: (seat, text).
-    cards: tuple[tuple[int, str], ...]
+    #: The rule cards dealt, in the order they are performed.
+    cards: tuple[DealtCard, ...]
     created_at: str
 
 
 def rule_cards(db: sqlite_utils.Database, game_id: int) -> list[RuleCard]:
     """The game's written rule cards, by writer's seat in the order written."""
     rows = db.table("rule_cards").rows_where("game_id = ?", [game_id], order_by="seat, id")
-    return [RuleCard(r["id"], r["seat"], r["text"], r["pile"] == "loaded", r["place"])
-            for r in rows]
+    return [RuleCard(r["id"], r["seat"], r["text"], r["pile"] == "loaded", r["place"],
+                     r["written_by"]) for r in rows]
 
 
 def write_rule_cards(db: sqlite_utils.Database, game: GameRecord, seat: int,
-                     texts: list[str], rng: random.Random) -> None:
-    """Set the cards ``seat`` wrote to ``texts`` (inside :func:`changing`): a blank text
-    is a card not written (or torn up). New cards are shuffled into the unit, torn-up
-    ones leave their pile, rewritten ones stay where they are (docs/rulings.md)."""
+                     texts: list[str], rng: random.Random, *, device: str | None,
+                     keeper: bool) -> None:
+    """Set the cards this phone wrote for ``seat`` to ``texts`` (inside :func:`changing`):
+    a blank text is a card not written (or torn up). Cards of the seat this phone may
+    not read (written on another phone) are left alone. New cards are shuffled into the
+    unit, torn-up ones leave their pile, rewritten ones stay where they are
+    (docs/rulings.md)."""
     cards = rule_cards(db, game.id)
-    mine = [c for c in cards if c.seat == seat]
+    mine = [c for c in cards if c.seat == seat and c.readable_by(device, keeper)]
     unit = _dispenser(cards)
     stamp = now()
     added: list[str] = []
@@ -679,14 +703,33 @@ def write_rule_cards(db: sqlite_utils.Database, game: GameRecord, seat: int,
             table.delete(old.id)
             removed.append(str(old.id))
         elif old is not None and text != old.text:
-            table.update(old.id, {"text": text, "updated_at": stamp})
+            table.update(old.id, {"text": text, "updated_at": stamp, "written_by": device})
         elif old is None and text:
             added.append(str(_inserted(table.insert({
                 "game_id": game.id, "seat": seat, "text": text, "pile": "loaded", "place": -1,
-                "created_at": stamp, "updated_at": stamp}))))
+                "created_at": stamp, "updated_at": stamp, "written_by": device}))))
     unit.remove(removed)
     unit.add(added, rng)
     _keep_dispenser(db, unit)
+
+
+def tear_up_rule_cards(db: sqlite_utils.Database, game: GameRecord,
+                       cards: Iterable[RuleCard]) -> None:
+    """Take ``cards`` out of the game, from whichever pile holds them (inside
+    :func:`changing`)."""
+    unit = _dispenser(rule_cards(db, game.id))
+    removed = [str(c.id) for c in cards]
+    for card in removed:
+        db.table("rule_cards").delete(int(card))
+    unit.remove(removed)
+    _keep_dispenser(db, unit)
+
+
+def reveal_rule_card(db: sqlite_utils.Database, spin_id: int, turn: int) -> None:
+    """Record that a dealt card's player has seen it (once: the first time counts);
+    ``turn`` counts from 1, as :class:`DealtCard` does."""
+    db.execute("update spin_cards set revealed_at = ? where spin_id = ? and turn = ? and "
+               "revealed_at is null", [now(), spin_id, turn - 1])
 
 
 def pull_lever(db: sqlite_utils.Database, game: GameRecord, call: engine.LeverCall,
@@ -756,12 +799,14 @@ def _spins(db: sqlite_utils.Database, game: GameRecord, where: str, args: list[A
            limit: int | None = None, offset: int | None = None) -> list[Spin]:
     rows = list(db.table("spins").rows_where(where, args, order_by="id desc", limit=limit,
                                              offset=offset))
-    dealt: dict[int, list[tuple[int, str]]] = {r["id"]: [] for r in rows}
+    dealt: dict[int, list[DealtCard]] = {r["id"]: [] for r in rows}
     if rows:
         marks = ",".join("?" * len(rows))
         for c in db.table("spin_cards").rows_where(f"spin_id in ({marks})", list(dealt),
                                                    order_by="spin_id, turn"):
-            dealt[c["spin_id"]].append((c["seat"], c["text"]))
+            # Turns are stored from 0; pages and addresses count them from 1.
+            dealt[c["spin_id"]].append(DealtCard(c["turn"] + 1, c["seat"], c["text"],
+                                                 c["revealed_at"] is not None))
     return [Spin(r["id"], engine.LeverCall(
         engine.LeverOutcome(r["outcome"]), r["puller"], len(game.players), r["direction"],
         chosen=r["chosen"], opening=engine.Rank(r["opening"]) if r["opening"] else None, out=frozenset(json.loads(r["out_seats"] or "[]"))),
