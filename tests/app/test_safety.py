@@ -45,7 +45,7 @@ def test_save_without_its_one_time_key_still_records_once(table):
     second = table.client.post(f"/games/{game_id}/hands", data=dict(fields))
     assert first.status_code == 303
     assert second.status_code == 409  # made from a version of the game that is gone
-    assert "changed on another phone" in table.text(second)
+    assert "Another phone saved hand 1 first" in table.text(second)  # shown, not saved
     assert len(table.hand_ids(game_id)) == 1
 
 
