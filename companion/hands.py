@@ -164,7 +164,7 @@ def _fresh_entry(game: store.GameRecord, data: dict[str, str]) -> dict[str, str]
 
 def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | None = None,
             errors: Mapping[str, str] | None = None, status: int = 200,
-            restored: bool = False) -> tuple[str, int, dict[str, str]]:
+            restored: bool = False) -> tuple[str, int]:
     entering = _someone_else_entering(game, hand)
     try:
         went_out = parse_went_out(game, data.get("out"))
@@ -172,7 +172,7 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
             raise FormErrors({})  # a tally only asks who went out
     except FormErrors:
         return (render_template("hand_out.html", game=game, hand=hand, data=data,
-                                errors=errors or {}, entering=entering), status, _NO_STORE)
+                                errors=errors or {}, entering=entering), status)
     reading = read_hand(game, data)
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
@@ -180,11 +180,8 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
         deck=deck_grid(game.variant.name, game.options), reading=reading,
         errors=errors or {}, restored=restored, entering=entering,
     )
-    return html, status, _NO_STORE
+    return html, status
 
-
-# The picker must be fetched again on "back", so that it shows the kept draft.
-_NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _checked(game: store.GameRecord, hand: store.Hand | None,
@@ -222,7 +219,7 @@ def history(game_id: int) -> str:
 
 
 @bp.get("/new")
-def new_hand(game_id: int) -> tuple[str, int, dict[str, str]]:
+def new_hand(game_id: int) -> tuple[str, int]:
     """Who went out, then the card picker; a kept draft comes back as it was."""
     game = _open_game(game_id)
     draft = store.load_draft(get_db(), game.id, NEW, _phone())
@@ -285,7 +282,7 @@ def discard_draft(game_id: int) -> Response:
     return redirect(url_for("hands.edit_hand", game_id=game.id, hand_id=hand_id), 303)
 
 
-def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int, dict[str, str]]:
+def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int]:
     data = _form_data(request.form)
     try:
         # Back to a review after its Save, and sent again: say so instead of offering it
@@ -303,22 +300,22 @@ def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int, 
     return render_template(
         "hand_review.html", game=game, hand=hand, data=data, reading=reading, after=after,
         number=hand.number if hand else len(game.hands) + 1,
-    ), 200, _NO_STORE
+    ), 200
 
 
 @bp.post("/review")
-def review_new(game_id: int) -> tuple[str, int, dict[str, str]]:
+def review_new(game_id: int) -> tuple[str, int]:
     """Show the new hand and what it does to the standings before saving."""
     return _review(_open_game(game_id), None)
 
 
 @bp.post("")
-def save_new(game_id: int) -> Response | tuple[str, int, dict[str, str]]:
+def save_new(game_id: int) -> Response | tuple[str, int]:
     """Save a reviewed hand and go back to the scoreboard."""
     return _save(game_id, None)
 
 
-def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int, dict[str, str]]:
+def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int]:
     """Save a new hand (``hand_id`` None) or a past hand's correction, decided inside the
     write transaction on the game as it is now; a wrong entry goes back to the picker."""
     data = _form_data(request.form)
@@ -351,7 +348,7 @@ def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int, dict[
 
 
 def _out_of_date(game_id: int, hand_id: int | None, data: dict[str, str]
-                 ) -> tuple[str, int, dict[str, str]]:
+                 ) -> tuple[str, int]:
     """A used page sent again with something new in it: the entry back in the picker, made
     afresh from the game as it is now (a new key), saying so; nothing was saved."""
     game = get_game_or_404(game_id)
@@ -361,7 +358,7 @@ def _out_of_date(game_id: int, hand_id: int | None, data: dict[str, str]
 
 
 def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
-           ) -> tuple[str, int, dict[str, str]]:
+           ) -> tuple[str, int]:
     """Another phone changed the game since this entry was made (it saved this hand's slot
     first, or changed this hand): both hands shown, and this phone chooses. Its draft
     stays until it does, so nothing is lost without being asked."""
@@ -388,11 +385,11 @@ def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
     html = render_template("hand_conflict.html", game=game, number=number, theirs=theirs,
                            mine=mine, data=fresh, edit=hand_id is not None,
                            next_number=len(game.hands) + 1)
-    return html, 409, _NO_STORE
+    return html, 409
 
 
 @bp.get("/<id:hand_id>/edit")
-def edit_hand(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
+def edit_hand(game_id: int, hand_id: int) -> tuple[str, int]:
     """The picker filled with a past hand (or with the unsaved change to it)."""
     game = get_game_or_404(game_id)
     hand = _live_hand(game, hand_id)
@@ -407,14 +404,14 @@ def edit_hand(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
 
 
 @bp.post("/<id:hand_id>/review")
-def review_edit(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
+def review_edit(game_id: int, hand_id: int) -> tuple[str, int]:
     """Show the changed hand and the standings it leads to before saving."""
     game = get_game_or_404(game_id)
     return _review(game, _live_hand(game, hand_id))
 
 
 @bp.post("/<id:hand_id>")
-def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int, dict[str, str]]:
+def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int]:
     """Save a past hand's correction; totals, winner and dealer follow."""
     return _save(game_id, hand_id)
 

@@ -242,3 +242,18 @@ def test_pages_are_never_stored_by_the_browser_but_assets_are(table, game_id):
     script = next(s["src"] for s in table.page(board).select("script[src]")
                   if re.search(r"/app\.[0-9a-f]+\.js$", s["src"]))
     assert "no-store" not in table.client.get(script).headers.get("Cache-Control", "")
+
+
+def test_a_rematch_key_used_again_on_another_game_is_out_of_date(table):
+    # Pizza Pizza ends at 250: one hand of 250 points decides each game.
+    first, second = (table.create_game(["Ann", "Bob"], "pizza-pizza") for _ in range(2))
+    for game in (first, second):
+        assert table.record(game, 0, {1: 250}).status_code == 303
+    board = table.scoreboard(first)
+    assert table.submit(board, f"/games/{first}/rematch").status_code == 303
+    assert "Already saved" in table.text(table.submit(board, f"/games/{first}/rematch"))
+    before = table.counts()
+    key = table.field(board, "submission")
+    other = table.post(f"/games/{second}/rematch", {"submission": key})
+    assert other.status_code == 409 and "already used" in table.text(other)
+    assert table.counts() == before
