@@ -364,7 +364,7 @@ def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
     stays until it does, so nothing is lost without being asked."""
     game = get_game_or_404(game_id)
     if hand_id is None:
-        # A form from before hands were numbered: the hand saved first is the last one.
+        # A form that names no number: the hand saved first is taken to be the last one.
         number = row_id(data.get("number")) or len(game.hands) or 1
         theirs = game.hands[number - 1] if number <= len(game.hands) else None
     else:
@@ -379,8 +379,7 @@ def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
     except FormErrors:
         mine = None
     # "Keep mine": a form of its own, made from the game as it is now, with a fresh key.
-    fresh = {**{k: v for k, v in data.items() if k != "new_out"},
-             "entry": secrets.token_urlsafe(16), "version": str(game.version),
+    fresh = {**data, "entry": secrets.token_urlsafe(16), "version": str(game.version),
              "number": str(len(game.hands) + 1)}
     html = render_template("hand_conflict.html", game=game, number=number, theirs=theirs,
                            mine=mine, data=fresh, edit=hand_id is not None,

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_steps import start_game, wait_for_page
+from browser_steps import assert_fits_phone, start_game, violations, wait_for_page
 from flask import Flask
 from playwright.sync_api import Page, expect
 
@@ -89,6 +89,8 @@ def test_two_phones_recording_hand_1_at_once_keep_both_hands(
     wait_for_page(bob, bob.get_by_role("heading", name="Another phone saved hand 1 first"))
     expect(bob.locator("#theirs")).to_contain_text("Ann went out")
     expect(bob.locator("#mine")).to_contain_text("Bob went out")
+    assert violations(bob) == []
+    assert_fits_phone(bob)
     bob.get_by_role("button", name="Keep mine as hand 2").click()
     wait_for_page(bob, bob.get_by_text("2 hands played"))
     assert _query(live_app, "select went_out from hands where deleted_at is null "
