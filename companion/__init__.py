@@ -187,4 +187,8 @@ def _write_secret(path: Path) -> str:
 def _protect(response: Response) -> Response:
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    # A page is never kept by the browser: one shown again by Back or a cache would carry
+    # one-time keys already spent. Static assets set their own caching (companion/assets.py).
+    if response.mimetype == "text/html":
+        response.headers["Cache-Control"] = "no-store"
     return response

@@ -244,6 +244,25 @@ def seats_bump_revision(db: sqlite_utils.Database) -> None:
                f"when old.seat is not null begin {bump.format('old')} end")
 
 
+@migrations()
+def drafts_per_phone(db: sqlite_utils.Database) -> None:
+    """A hand being entered belongs to the phone entering it: drafts are keyed by device
+    too (those kept before stay with device ''), and say since when the phone has been
+    at it. Each spent one-time key keeps a digest of what its form said, so the same
+    submission sent again can be told from a page out of date that reuses its key."""
+    db.execute("alter table drafts rename to drafts_per_game")
+    db.table("drafts").create(
+        {"game_id": int, "hand_id": int, "device": str, "data": str, "started_at": str,
+         "updated_at": str},
+        pk=("game_id", "hand_id", "device"), not_null={"game_id", "hand_id", "device"},
+        defaults={"device": ""},
+    )
+    db.execute("insert into drafts (game_id, hand_id, device, data, started_at, updated_at) "
+               "select game_id, hand_id, '', data, updated_at, updated_at from drafts_per_game")
+    db.execute("drop table drafts_per_game")
+    db.table("submissions").add_column("digest", str)
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

@@ -77,7 +77,7 @@ def refresh_new_game() -> str:
     return _new_game_page(errors={})
 
 
-def _new_game_page(errors: dict[str, str]) -> str:
+def _new_game_page(errors: dict[str, str], fresh_key: bool = False) -> str:
     args = request.values
     try:
         variant = engine.find_variant(args.get("variant") or "classic")
@@ -92,7 +92,8 @@ def _new_game_page(errors: dict[str, str]) -> str:
     names += [""] * (MAX_SEATS - len(names))
     starts = [s[:20] for s in args.getlist("start")[:MAX_SEATS]]
     starts += [""] * (MAX_SEATS - len(starts))
-    submission = args.get("submission") or secrets.token_urlsafe(16)
+    # A form refused as out of date gets a new key, so the next tap can go through.
+    submission = (not fresh_key and args.get("submission")) or secrets.token_urlsafe(16)
     return render_template(
         "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
         partners=engine.ScoringMode.PARTNERS, starts=starts,
@@ -107,10 +108,15 @@ def create_game() -> Response | tuple[str, int]:
         new = parse_new_game(request.form, request.form.getlist("player"))
     except FormErrors as exc:
         return _new_game_page(exc.errors), 400
-    game_id = store.create_game(
-        get_db(), new, submission=(request.form.get("submission") or "")[:64] or None,
-        keeper=device(create=True),
-    )
+    said = store.digest((k, v) for k, v in request.form.items(multi=True)
+                        if k not in ("csrf_token", "submission"))
+    try:
+        game_id = store.create_game(
+            get_db(), new, submission=(request.form.get("submission") or "")[:64] or None,
+            keeper=device(create=True), digest=said,
+        )
+    except store.OutOfDate as exc:
+        return _new_game_page({"": str(exc)}, fresh_key=True), 409
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -18,7 +19,7 @@ from . import live, store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand
-from .gate import get_game_or_404, keepers_only
+from .gate import device, get_game_or_404, keepers_only
 from .labels import bdi
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands")
@@ -26,9 +27,10 @@ bp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands")
 NEW = 0  # drafts of a hand not yet saved are kept under hand id 0
 
 #: Fields of a hand's entry besides the cards and totals: who went out, the entry's
-#: one-time key (so a resent Save has no second effect) and the game version it was
-#: made from (so a change made meanwhile on another phone is never overwritten).
-ENTRY_FIELDS = ("out", "entry", "version")
+#: one-time key (so a resent Save has no second effect), the game version it was
+#: made from (so a change made meanwhile on another phone is never overwritten) and
+#: the number a new hand was going to be (so a clash can say which hand came first).
+ENTRY_FIELDS = ("out", "entry", "version", "number")
 #: The most fields a hand form may carry (a 10-player picker has about 20).
 MAX_FIELDS = 100
 
@@ -76,6 +78,44 @@ def _entered(data: Mapping[str, str]) -> bool:
     return any(k not in ENTRY_FIELDS for k in data)
 
 
+def _filled(data: Mapping[str, Any]) -> bool:
+    """True when an entry holds a card or a total (not just empty fields)."""
+    return any(str(v).strip() for k, v in data.items() if k.startswith(("cards-", "pts-")))
+
+
+def _phone() -> str:
+    """The phone whose entry this is (drafts are kept per phone)."""
+    return device() or ""
+
+
+def _digest(data: Mapping[str, str], hand_id: int | None) -> str:
+    """What a hand form says, for telling the same Save sent again from a page out of date."""
+    said = [(k, v) for k, v in data.items() if k not in ("entry", "version")]
+    return store.digest([*said, ("hand", hand_id or NEW)])
+
+
+def _for_how_long(since: datetime) -> str:
+    """How long ago, in words that need no time zone ("for 3 minutes")."""
+    minutes = int((datetime.now(UTC) - since).total_seconds() // 60)
+    if minutes < 1:
+        return "for less than a minute"
+    if minutes >= 60:
+        return "for over an hour"
+    return f"for {minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _someone_else_entering(game: store.GameRecord, hand: store.Hand | None) -> str | None:
+    """What this phone is told when another phone is entering the same hand."""
+    entries = store.others_entering(get_db(), game.id, hand.id if hand else NEW, _phone())
+    started = next((since for data, since in entries if _filled(data)), None)
+    if started is None:
+        return None
+    number = hand.number if hand else len(game.hands) + 1
+    return (f"Another phone is entering hand {number} ({_for_how_long(started)}). This "
+            "entry is this phone's own: if both are saved, the second phone is asked what "
+            "to do with its hand.")
+
+
 def _require_version(version: int | None) -> None:
     """Every hand save names the game version it was made from: without it, a resent form
     could not be told from a new one. (Checked after the entry itself, so a hand that is
@@ -118,31 +158,30 @@ def _fresh_entry(game: store.GameRecord, data: dict[str, str]) -> dict[str, str]
     entry = data.get("entry", "")
     if not entry or store.is_spent(get_db(), entry):
         entry = secrets.token_urlsafe(16)
-    return {**data, "entry": entry, "version": str(game.version)}
+    return {**data, "entry": entry, "version": str(game.version),
+            "number": str(len(game.hands) + 1)}
 
 
 def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | None = None,
             errors: Mapping[str, str] | None = None, status: int = 200,
-            restored: bool = False) -> tuple[str, int, dict[str, str]]:
+            restored: bool = False) -> tuple[str, int]:
+    entering = _someone_else_entering(game, hand)
     try:
         went_out = parse_went_out(game, data.get("out"))
         if not game.mode.uses_points:
             raise FormErrors({})  # a tally only asks who went out
     except FormErrors:
         return (render_template("hand_out.html", game=game, hand=hand, data=data,
-                                errors=errors or {}), status, _NO_STORE)
+                                errors=errors or {}, entering=entering), status)
     reading = read_hand(game, data)
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
         seats=game.standings.scored_seats(went_out),
         deck=deck_grid(game.variant.name, game.options), reading=reading,
-        errors=errors or {}, restored=restored,
+        errors=errors or {}, restored=restored, entering=entering,
     )
-    return html, status, _NO_STORE
+    return html, status
 
-
-# The picker must be fetched again on "back", so that it shows the kept draft.
-_NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _checked(game: store.GameRecord, hand: store.Hand | None,
@@ -182,12 +221,12 @@ def history(game_id: int) -> str:
 
 @bp.get("/new")
 @keepers_only
-def new_hand(game_id: int) -> tuple[str, int, dict[str, str]]:
+def new_hand(game_id: int) -> tuple[str, int]:
     """Who went out, then the card picker; a kept draft comes back as it was."""
     game = _open_game(game_id)
-    draft = store.load_draft(get_db(), game.id, NEW)
+    draft = store.load_draft(get_db(), game.id, NEW, _phone())
     if draft and store.is_spent(get_db(), draft.get("entry", "")):
-        store.drop_draft(get_db(), game.id, NEW)  # that entry was saved: start afresh
+        store.drop_draft(get_db(), game.id, NEW, _phone())  # that entry was saved: start afresh
         draft = None
     data = _form_data(request.args)
     restored = False
@@ -203,7 +242,7 @@ def preview(game_id: int) -> str:
     game = get_game_or_404(game_id)
     hand_id = _hand_id(request.form)
     data = _form_data(request.form)
-    store.save_draft(get_db(), game.id, hand_id, data)
+    store.save_draft(get_db(), game.id, hand_id, _phone(), data)
     then = game.before(game.hand(hand_id))
     try:
         reading = read_hand(then, data)
@@ -227,28 +266,35 @@ def switch_out(game_id: int) -> Response:
         game = get_game_or_404(game_id)
         _live_hand(game, hand_id)
         target = url_for("hands.edit_hand", game_id=game.id, hand_id=hand_id)
-    store.save_draft(get_db(), game.id, hand_id, _form_data(request.form))
+    store.save_draft(get_db(), game.id, hand_id, _phone(), _form_data(request.form))
     return redirect(target, 303)
 
 
 @bp.post("/draft/discard")
 def discard_draft(game_id: int) -> Response:
-    """Throw away a kept entry, on purpose."""
+    """Throw away this phone's kept entry, on purpose (then back to the game, when asked
+    from a clash with another phone's hand)."""
     game = get_game_or_404(game_id)
     hand_id = _hand_id(request.form)
-    store.drop_draft(get_db(), game.id, hand_id)
+    store.drop_draft(get_db(), game.id, hand_id, _phone())
+    if request.form.get("then") == "game":
+        return redirect(url_for("games.scoreboard", game_id=game.id), 303)
     if hand_id == NEW:
         return redirect(url_for("hands.new_hand", game_id=game.id), 303)
     return redirect(url_for("hands.edit_hand", game_id=game.id, hand_id=hand_id), 303)
 
 
-def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int, dict[str, str]]:
+def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int]:
     data = _form_data(request.form)
-    if store.is_spent(get_db(), data.get("entry", "")):
-        # Back to a review after its Save, and sent again: say so instead of offering it twice.
-        raise store.AlreadySaved("Already saved. This form was already submitted: this hand "
-                                 "was recorded once, and nothing was saved twice.", game.id)
-    store.save_draft(get_db(), game.id, hand.id if hand else NEW, data)
+    try:
+        # Back to a review after its Save, and sent again: say so instead of offering it
+        # twice; a used page sent with something else in it is out of date.
+        store.check_unspent(get_db(), data.get("entry"), _digest(data, hand.id if hand else None),
+                            game.id, "Already saved. This form was already submitted: this "
+                            "hand was recorded once, and nothing was saved twice.")
+    except store.OutOfDate:
+        return _out_of_date(game.id, hand.id if hand else None, data)
+    store.save_draft(get_db(), game.id, hand.id if hand else NEW, _phone(), data)
     try:
         reading, after = _checked(game, hand, data)
     except FormErrors as exc:
@@ -256,22 +302,22 @@ def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int, 
     return render_template(
         "hand_review.html", game=game, hand=hand, data=data, reading=reading, after=after,
         number=hand.number if hand else len(game.hands) + 1,
-    ), 200, _NO_STORE
+    ), 200
 
 
 @bp.post("/review")
-def review_new(game_id: int) -> tuple[str, int, dict[str, str]]:
+def review_new(game_id: int) -> tuple[str, int]:
     """Show the new hand and what it does to the standings before saving."""
     return _review(_open_game(game_id), None)
 
 
 @bp.post("")
-def save_new(game_id: int) -> Response | tuple[str, int, dict[str, str]]:
+def save_new(game_id: int) -> Response | tuple[str, int]:
     """Save a reviewed hand and go back to the scoreboard."""
     return _save(game_id, None)
 
 
-def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int, dict[str, str]]:
+def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int]:
     """Save a new hand (``hand_id`` None) or a past hand's correction, decided inside the
     write transaction on the game as it is now; a wrong entry goes back to the picker."""
     data = _form_data(request.form)
@@ -279,7 +325,7 @@ def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int, dict[
     db = get_db()
     try:
         with store.changing(db, game_id, version=version, submission=data.get("entry"),
-                            cache=get_cache()) as game:
+                            digest=_digest(data, hand_id), cache=get_cache()) as game:
             hand = None if hand_id is None else _live_hand(game, hand_id)
             if hand is None and not game.accepts_hands:
                 raise store.ConflictError("This game is over: no more hands can be recorded.",
@@ -287,25 +333,69 @@ def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int, dict[
             reading, _ = _checked(game, hand, data)
             _require_version(version)
             if hand is None:
-                store.record_hand(db, game, reading.went_out, reading.holdings)
+                store.record_hand(db, game, reading.went_out, reading.holdings, _phone())
             else:
-                store.update_hand(db, game, hand, reading.went_out, reading.holdings)
+                store.update_hand(db, game, hand, reading.went_out, reading.holdings, _phone())
     except FormErrors as exc:
         game = get_game_or_404(game_id) if hand_id else _open_game(game_id)
         hand = None if hand_id is None else _live_hand(game, hand_id)
         return _picker(game.before(hand), data, hand, exc.errors, 400)
+    except store.OutOfDate:
+        return _out_of_date(game_id, hand_id, data)
+    except store.StaleError:
+        return _clash(game_id, hand_id, data)
     if hand_id is None:
         return redirect(url_for("games.scoreboard", game_id=game_id), 303)
     return redirect(url_for("hands.history", game_id=game_id), 303)
 
 
+def _out_of_date(game_id: int, hand_id: int | None, data: dict[str, str]
+                 ) -> tuple[str, int]:
+    """A used page sent again with something new in it: the entry back in the picker, made
+    afresh from the game as it is now (a new key), saying so; nothing was saved."""
+    game = get_game_or_404(game_id)
+    hand = None if hand_id is None else _live_hand(game, hand_id)
+    fresh = _fresh_entry(game, {**data, "entry": ""})
+    return _picker(game.before(hand), fresh, hand, {"": store.OUT_OF_DATE}, 409)
+
+
+def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
+           ) -> tuple[str, int]:
+    """Another phone changed the game since this entry was made (it saved this hand's slot
+    first, or changed this hand): both hands shown, and this phone chooses. Its draft
+    stays until it does, so nothing is lost without being asked."""
+    game = get_game_or_404(game_id)
+    if hand_id is None:
+        # A form that names no number: the hand saved first is taken to be the last one.
+        number = row_id(data.get("number")) or len(game.hands) or 1
+        theirs = game.hands[number - 1] if number <= len(game.hands) else None
+    else:
+        theirs = game.hand(hand_id)
+        if theirs is None:
+            raise store.ConflictError("That hand was deleted on another phone meanwhile, so "
+                                      "this change was not saved.", game.id)
+        number = theirs.number
+    then = game.before(theirs)  # the game as this phone's entry was made for
+    try:
+        mine: HandReading | None = read_hand(then, data)
+    except FormErrors:
+        mine = None
+    # "Keep mine": a form of its own, made from the game as it is now, with a fresh key.
+    fresh = {**data, "entry": secrets.token_urlsafe(16), "version": str(game.version),
+             "number": str(len(game.hands) + 1)}
+    html = render_template("hand_conflict.html", game=game, number=number, theirs=theirs,
+                           mine=mine, data=fresh, edit=hand_id is not None,
+                           next_number=len(game.hands) + 1)
+    return html, 409
+
+
 @bp.get("/<id:hand_id>/edit")
 @keepers_only
-def edit_hand(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
+def edit_hand(game_id: int, hand_id: int) -> tuple[str, int]:
     """The picker filled with a past hand (or with the unsaved change to it)."""
     game = get_game_or_404(game_id)
     hand = _live_hand(game, hand_id)
-    draft = store.load_draft(get_db(), game.id, hand.id)
+    draft = store.load_draft(get_db(), game.id, hand.id, _phone())
     data = _form_data(request.args)
     restored = False
     if not _entered(data):
@@ -316,14 +406,14 @@ def edit_hand(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
 
 
 @bp.post("/<id:hand_id>/review")
-def review_edit(game_id: int, hand_id: int) -> tuple[str, int, dict[str, str]]:
+def review_edit(game_id: int, hand_id: int) -> tuple[str, int]:
     """Show the changed hand and the standings it leads to before saving."""
     game = get_game_or_404(game_id)
     return _review(game, _live_hand(game, hand_id))
 
 
 @bp.post("/<id:hand_id>")
-def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int, dict[str, str]]:
+def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int]:
     """Save a past hand's correction; totals, winner and dealer follow."""
     return _save(game_id, hand_id)
 

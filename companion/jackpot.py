@@ -181,8 +181,11 @@ def pull(game_id: int) -> Response | tuple[str, int]:
     except FormErrors as exc:
         return _lever_page(game, errors=exc.errors), 400
     db, rng, submission = get_db(), lever_random(), _submission(form)
+    # What the pull asked: the same key with the same ask is the same pull sent again.
+    said = store.digest([("puller", puller), ("direction", direction), ("opening", opening)])
     try:
-        with store.changing(db, game_id, submission=submission, cache=get_cache()) as game:
+        with store.changing(db, game_id, submission=submission, digest=said,
+                            cache=get_cache()) as game:
             out = frozenset(game.standings.eliminated)
             if opening:  # R19: the dealer of the hand being played is the next dealer
                 wild = first_cards[opening] is engine.Rank.WILD_JACKPOT
@@ -198,6 +201,10 @@ def pull(game_id: int) -> Response | tuple[str, int]:
         if made is None:
             raise
         return _show_spin(game, made, fresh=False)
+    except store.OutOfDate as exc:
+        # A used lever (a page kept by Back or a cache) asked for another pull: never a
+        # replay of the old one; a fresh lever, to pull again.
+        return _lever_page(jackpot_game_or_404(game_id), errors={"submission": str(exc)}), 409
     return _show_spin(game, spin_id, fresh=True)
 
 

@@ -173,31 +173,40 @@ def check(slug: str) -> Any:
                             **({"fields": fields} if fields else {})}), 400
         if saving:
             assert table.game is not None
-            ruling, new = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+            try:
+                ruling, new = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+            except store.OutOfDate as exc:
+                return jsonify({"error": str(exc)}), 409
             return jsonify(ruling), 201 if new else 200
         return jsonify(verdict.to_dict())
     saved: bool | None = None
+    stale: str | None = None
+    status = 400 if verdict is None else 200
     if saving:
         assert table.game is not None and verdict is not None
-        _, saved = save_ruling(get_db(), table.game.id, chosen, verdict, values)
-        if not request.headers.get("HX-Request"):
-            return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
-    status = 400 if verdict is None else 200
+        try:
+            _, saved = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+        except store.OutOfDate as exc:  # the answer again, with a fresh key: tap again
+            stale, status = str(exc), 409
+        else:
+            if not request.headers.get("HX-Request"):
+                return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
     if request.headers.get("HX-Request"):
         html = render_template("_referee_answer.html", check=chosen, table=table,
-                               verdict=verdict, errors=errors, saved=saved,
+                               verdict=verdict, errors=errors, saved=saved, stale=stale,
                                submission=secrets.token_urlsafe(16), links=_links(table))
         return html, status, {"X-Answer": "in-place"}
-    return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status)
+    return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status,
+                       stale=stale)
 
 
 def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
                 verdict: Verdict | None = None, errors: Mapping[str, str] | None = None,
-                status: int = 200) -> tuple[str, int]:
+                status: int = 200, stale: str | None = None) -> tuple[str, int]:
     values = dict(values)  # the first of each field (a MultiDict's misses cost an exception)
     html = render_template(
         "referee_check.html", check=check, table=table, values=values, verdict=verdict,
-        errors=errors or {}, saved=None, deck=deck_grid(table.variant.name, table.options),
+        errors=errors or {}, saved=None, stale=stale, deck=deck_grid(table.variant.name, table.options),
         links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
         here=fixed_url("referee.check", slug=check.slug),
         submission=secrets.token_urlsafe(16), choices=_choices(table),
@@ -228,6 +237,12 @@ def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: 
         if submission:
             found = list(db.table("rulings").rows_where("submission = ?", [submission]))
             if found:
+                # The same ruling sent again is kept once; its key on another ruling is a
+                # page out of date, not "already kept".
+                same = (found[0]["check_name"], found[0]["dispute"]) == (
+                    check.slug, json.dumps(dispute))
+                if not same:
+                    raise store.OutOfDate(store.OUT_OF_DATE, game_id)
                 return store.ruling_record(found[0]), False
         table = db.table("rulings")
         table.insert({

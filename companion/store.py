@@ -12,6 +12,7 @@ and write against that fresh state. Each change bumps the game's version.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import threading
@@ -35,6 +36,8 @@ from .db import writing
 DRAFT_DAYS = 30
 #: The most a draft may hold (the largest real picker, 10 players, sends about 15 KB).
 MAX_DRAFT_BYTES = 32_000
+#: Another phone's draft touched this recently means that phone is entering that hand.
+ENTERING_MINUTES = 30
 
 
 class ConflictError(ValueError):
@@ -53,7 +56,23 @@ class StaleError(ConflictError):
 
 
 class AlreadySaved(ConflictError):
-    """The form was submitted before (a double tap, Back and resend, a retry)."""
+    """The very same form was submitted before (a double tap, Back and resend, a retry)."""
+
+
+class OutOfDate(ConflictError):
+    """A spent one-time key came back with something else in its form: a page kept by the
+    browser (Back, a cache) used again for a new change. Never a replay, never "saved"."""
+
+
+#: What a page out of date is told (the page shown with it carries fresh keys).
+OUT_OF_DATE = ("This page was already used for another change, so nothing was saved now. "
+               "Here it is again, up to date: tap again.")
+
+
+def digest(fields: Iterable[tuple[str, Any]]) -> str:
+    """A short fingerprint of a form's meaningful fields (order and blanks do not count)."""
+    kept = sorted((str(k), str(v)) for k, v in fields if str(v) != "")
+    return hashlib.sha256(json.dumps(kept).encode()).hexdigest()[:32]
 
 
 class NoSuchGame(LookupError):
@@ -354,21 +373,22 @@ def deleted_hand_id(db: sqlite_utils.Database, game: GameRecord, hand_id: int | 
 
 @contextmanager
 def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = None,
-             submission: str | None = None, allow_deleted: bool = False,
+             submission: str | None = None, digest: str | None = None,
+             allow_deleted: bool = False,
              cache: GameCache | None = None) -> Iterator[GameRecord]:
     """Open a write transaction on one game and yield the game as it is now.
 
     Refused, before anything is written, when ``submission`` (a form's one-time key)
-    was used already, or when ``version`` is not the game's version: the form was made
+    was used already (:func:`check_unspent`: the same form again, or a page out of date
+    when its ``digest`` differs), or when ``version`` is not the game's version: the form was made
     from a state of the game that another phone has changed since. Whatever the
     caller writes inside is decided on this fresh game, and commits with the key spent
     and the game's derived listing state (in progress or finished) brought up to date.
     """
     changed: GameRecord | None = None
     with writing(db):
-        if submission and is_spent(db, submission):
-            raise AlreadySaved("Already saved. This form was already submitted: nothing was "
-                               "saved twice. Here is the game as it is now.", game_id)
+        check_unspent(db, submission, digest, game_id, "Already saved. This form was already "
+                      "submitted: nothing was saved twice. Here is the game as it is now.")
         game = load_game(db, game_id, cache)
         if game is None or (game.deleted_at and not allow_deleted):
             raise NoSuchGame("There is no such game. It may have been deleted.")
@@ -376,8 +396,7 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
             raise StaleError("This game was changed on another phone since this page was "
                              "opened, so nothing was saved. Here it is as it is now.", game_id)
         yield game
-        if submission:
-            db.table("submissions").insert({"token": submission, "used_at": now()})
+        _spend(db, submission, digest)
         changed = load_game(db, game_id)
         if changed is not None and changed.version != game.version:
             _list_as(db, changed)
@@ -404,16 +423,15 @@ def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
 
 
 def create_game(db: sqlite_utils.Database, setup: GameSetup,
-                submission: str | None = None, keeper: str | None = None) -> int:
+                submission: str | None = None, keeper: str | None = None,
+                digest: str | None = None) -> int:
     """Store a new game and its seats in one transaction, ``keeper`` (a device) its
-    scorekeeper; return its id."""
+    scorekeeper; return its id. ``digest``: what the form said (see :func:`check_unspent`)."""
     with writing(db):
-        if submission and is_spent(db, submission):
-            raise AlreadySaved("Already saved. This form was already submitted: nothing was "
-                               "saved twice. Your game is on the home page.")
+        check_unspent(db, submission, digest, None, "Already saved. This form was already "
+                      "submitted: nothing was saved twice. Your game is on the home page.")
         game_id = _insert_game(db, setup, keeper=keeper)
-        if submission:
-            db.table("submissions").insert({"token": submission, "used_at": now()})
+        _spend(db, submission, digest)
     return game_id
 
 
@@ -421,7 +439,9 @@ def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | No
                    cache: GameCache | None = None, keeper: str | None = None) -> int:
     """A new game with the same seats and settings, ``keeper`` (a device) its scorekeeper;
     the deal moves on one seat."""
-    with changing(db, game_id, submission=submission, cache=cache) as game:
+    # The form says nothing but its game: a key spent on another game's rematch is out of date.
+    with changing(db, game_id, submission=submission, digest=digest([("rematch", game_id)]),
+                  cache=cache) as game:
         if not game.finished:
             raise ConflictError("A rematch is offered once this game has its winner.", game.id)
         again = GameSetup(variant=game.variant, mode=game.mode, target=game.target,
@@ -464,8 +484,9 @@ def _inserted(table: sqlite_utils.db.Table) -> int:
 
 
 def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
-                holdings: Iterable[Holding]) -> int:
-    """Add a hand to ``game`` (inside :func:`changing`) after the scoring layer accepts it."""
+                holdings: Iterable[Holding], device: str = "") -> int:
+    """Add a hand to ``game`` (inside :func:`changing`) after the scoring layer accepts it;
+    the entry ``device`` kept for it is done with (other phones' entries stay theirs)."""
     holdings = list(holdings)
     if not game.accepts_hands:
         raise ConflictError("This game is over: no more hands can be recorded.", game.id)
@@ -475,12 +496,12 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     }))
     _insert_holdings(db, hand_id, holdings)
     _touch(db, game)
-    db.table("drafts").delete_where("game_id = ? and hand_id = 0", [game.id])
+    _forget_draft(db, game.id, 0, device)
     return hand_id
 
 
 def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_out: int,
-                holdings: Iterable[Holding]) -> None:
+                holdings: Iterable[Holding], device: str = "") -> None:
     """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
     game.score_with(hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
@@ -488,7 +509,7 @@ def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_ou
     db.table("holdings").delete_where("hand_id = ?", [hand.id])
     _insert_holdings(db, hand.id, holdings)
     _touch(db, game)
-    db.table("drafts").delete_where("game_id = ? and hand_id = ?", [game.id, hand.id])
+    _forget_draft(db, game.id, hand.id, device)
 
 
 def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
@@ -548,8 +569,9 @@ def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = Tru
     _touch(db, game)
 
 
-def save_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, data: dict[str, Any]) -> None:
-    """Keep the entry in progress for this game (hand_id 0: a new hand).
+def save_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, device: str,
+               data: dict[str, Any]) -> None:
+    """Keep ``device``'s entry in progress for this game (hand_id 0: a new hand).
 
     Only for a hand that exists, at most :data:`MAX_DRAFT_BYTES`; drafts left
     untouched for :data:`DRAFT_DAYS` days are forgotten on the way.
@@ -561,32 +583,80 @@ def save_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, data: dict
         if hand_id and not any(db.table("hands").rows_where(
                 "id = ? and game_id = ? and deleted_at is null", [hand_id, game_id])):
             return
-        db.table("drafts").upsert(
-            {"game_id": game_id, "hand_id": hand_id, "data": text, "updated_at": now()},
-            pk=("game_id", "hand_id"),
-        )
+        stamp = now()
+        # started_at stays as first written: since when this phone has been entering.
+        db.execute("insert into drafts (game_id, hand_id, device, data, started_at, updated_at) "
+                   "values (?, ?, ?, ?, ?, ?) on conflict (game_id, hand_id, device) do update "
+                   "set data = excluded.data, updated_at = excluded.updated_at",
+                   [game_id, hand_id, device, text, stamp, stamp])
         cutoff = (datetime.now(UTC) - timedelta(days=DRAFT_DAYS)).isoformat(timespec="seconds")
         db.table("drafts").delete_where("updated_at < ?", [cutoff])
 
 
-def load_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> dict[str, Any] | None:
-    """The entry in progress, if any."""
-    rows = db.table("drafts").rows_where("game_id = ? and hand_id = ?", [game_id, hand_id],
-                                   select="data")
+def load_draft(db: sqlite_utils.Database, game_id: int, hand_id: int,
+               device: str) -> dict[str, Any] | None:
+    """``device``'s entry in progress, if any."""
+    rows = db.table("drafts").rows_where("game_id = ? and hand_id = ? and device = ?",
+                                         [game_id, hand_id, device], select="data")
     row = next(rows, None)
     data = json.loads(row["data"]) if row else None
     return data if isinstance(data, dict) else None
 
 
-def drop_draft(db: sqlite_utils.Database, game_id: int, hand_id: int) -> None:
-    """Forget the entry in progress (the user chose to discard it)."""
+def drop_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, device: str) -> None:
+    """Forget ``device``'s entry in progress (the user chose to discard it)."""
     with writing(db):
-        db.table("drafts").delete_where("game_id = ? and hand_id = ?", [game_id, hand_id])
+        _forget_draft(db, game_id, hand_id, device)
+
+
+def _forget_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, device: str) -> None:
+    db.table("drafts").delete_where("game_id = ? and hand_id = ? and device = ?",
+                                    [game_id, hand_id, device])
+
+
+def others_entering(db: sqlite_utils.Database, game_id: int, hand_id: int,
+                    device: str) -> list[tuple[dict[str, Any], datetime]]:
+    """Other phones' entries of this hand touched in the last :data:`ENTERING_MINUTES`,
+    oldest first: what each holds, and since when it has been entered."""
+    cutoff = (datetime.now(UTC) - timedelta(minutes=ENTERING_MINUTES)).isoformat(
+        timespec="seconds")
+    rows = db.table("drafts").rows_where(
+        "game_id = ? and hand_id = ? and device != ? and updated_at >= ?",
+        [game_id, hand_id, device, cutoff], order_by="started_at", select="data, started_at")
+    found = []
+    for row in rows:
+        data = json.loads(row["data"])
+        if isinstance(data, dict) and row["started_at"]:
+            found.append((data, datetime.fromisoformat(row["started_at"])))
+    return found
 
 
 def is_spent(db: sqlite_utils.Database, submission: str) -> bool:
     """True when this one-time form key was used by a saved change."""
     return bool(submission) and any(db.table("submissions").rows_where("token = ?", [submission], select="token"))
+
+
+def check_unspent(db: sqlite_utils.Database, submission: str | None, digest: str | None,
+                  game_id: int | None, saved: str) -> None:
+    """Refuse a spent one-time key: :class:`AlreadySaved` (saying ``saved``) when the very
+    same submission was stored (same digest, or one of them unknown), else
+    :class:`OutOfDate`: the key came back on a page used again for something new."""
+    if not submission:
+        return
+    row = next(db.table("submissions").rows_where("token = ?", [submission],
+                                                  select="digest"), None)
+    if row is None:
+        return
+    if row["digest"] is None or digest is None or row["digest"] == digest:
+        raise AlreadySaved(saved, game_id)
+    raise OutOfDate(OUT_OF_DATE, game_id)
+
+
+def _spend(db: sqlite_utils.Database, submission: str | None, digest: str | None) -> None:
+    """Mark the one-time key used, with what its form said (inside the write's transaction)."""
+    if submission:
+        db.table("submissions").insert({"token": submission, "used_at": now(),
+                                        "digest": digest})
 
 
 def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:

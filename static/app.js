@@ -332,3 +332,14 @@
     if (poller) follow(poller);
   });
 })();
+
+// No replays: a page the browser brings back from its back-forward cache (Back, Forward)
+// is the page as it was, one-time keys already spent included; load it afresh instead,
+// so that what is tapped next is a new action. (Pages are sent no-store, htmx keeps no
+// history snapshots, and the server refuses a spent key with other content anyway.)
+(() => {
+  "use strict";
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) window.location.reload();
+  });
+})();

@@ -196,11 +196,12 @@ class TableActions:
                                **self.hand_fields(out, held), "hand_id": str(hand_id or 0)})
 
     def entry_fields(self, game_id: int, out: int, hand_id: int | None = None) -> dict[str, str]:
-        """The entry's key and game version, as the picker page for ``out`` carries them."""
+        """The entry's key, game version and hand number, as the picker page for ``out``
+        carries them."""
         url = (f"/games/{game_id}/hands/{hand_id}/edit?out={out}" if hand_id
                else f"/games/{game_id}/hands/new?out={out}")
         return {name: value for name, value in self._hidden_fields_at(url)
-                if name in ("entry", "version")}
+                if name in ("entry", "version", "number")}
 
     def _hidden_fields_at(self, url: str) -> list[tuple[str, str]]:
         """The hidden inputs of the page at ``url``, fetched for them alone (so only they

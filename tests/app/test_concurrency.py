@@ -155,7 +155,13 @@ def test_one_save_form_without_its_one_time_key_sent_twice_at_once_saves_one_han
 # -- (c): two tables, two different new hands, one starting state ------------------------
 
 
-def test_two_phones_saving_different_new_hands_at_once_store_one(table, server, phones):
+def keep_mine(phone: Phone, clash: Reply) -> Reply:
+    """Press "Keep mine" on the clash page a refused save was answered with."""
+    return phone.submit(clash.form(form_id="keep-mine"))
+
+
+def test_two_phones_saving_different_new_hands_at_once_keep_one_and_ask_the_other(
+        table, server, phones):
     ann, bob = phones[:2]
     rounds = []
     for _ in range(ROUNDS):
@@ -169,23 +175,40 @@ def test_two_phones_saving_different_new_hands_at_once_store_one(table, server, 
         bob_form = bob.save_form(bob.review(bob_page, bob_entry))
         a, b = race((ann, ann_form), (bob, bob_form))
         hands = stored(table, game_id)
-        saved = [as_stored(e) for e, r in ((ann_entry, a), (bob_entry, b)) if r.status == 303]
+        replies = {"ann": (a, ann, ann_entry), "bob": (b, bob, bob_entry)}
+        saved = [as_stored(e) for r, _, e in replies.values() if r.status == 303]
+        ok = sorted([a.status, b.status]) == [303, 409] and hands == saved
+        if ok:
+            # The second phone is told, not told "already saved"; its hand is kept as hand 2.
+            clash, phone, entry = next(v for v in replies.values() if v[0].status == 409)
+            ok = "saved hand 1 first" in clash.words() and \
+                keep_mine(phone, clash).status == 303 and \
+                stored(table, game_id) == [*saved, as_stored(entry)]
         rounds.append({"ann": a.status, "bob": b.status, "stored": hands,
-                       "ok": sorted([a.status, b.status]) == [303, 409] and hands == saved})
+                       "then": stored(table, game_id), "ok": ok})
     check_rounds(rounds, server, phones)
 
 
-def test_a_new_hand_reviewed_before_another_was_saved_is_refused(table, server, phones):
+def test_a_new_hand_reviewed_before_another_was_saved_asks_before_keeping_it(
+        table, server, phones):
     # The same, one after the other: Bob's review was made before Ann's hand was saved.
     ann, bob = phones[:2]
     game_id = ann.new_game()
     bob.join(ann, game_id)
     ann_entry = table.hand_fields(0, {1: 10, 2: 20})
-    bob_form = bob.save_form(bob.review(bob.picker(game_id, 1),
-                                        table.hand_fields(1, {0: 30, 2: 40})))
+    bob_entry = table.hand_fields(1, {0: 30, 2: 40})
+    bob_form = bob.save_form(bob.review(bob.picker(game_id, 1), bob_entry))
     assert ann.record(game_id, ann_entry).status == 303
     late = bob.submit(bob_form)
     assert (late.status, stored(table, game_id)) == (409, [as_stored(ann_entry)]), late.words()
+    assert "Another phone saved hand 1 first" in late.words()
+    assert "Already saved" not in late.words()
+    # "Keep mine": hand 2; tapped twice, still one hand 2.
+    again = late.form(form_id="keep-mine")
+    assert bob.submit(again).status == 303
+    twice = bob.submit(again)
+    assert twice.status == 409 and "Already saved" in twice.words()
+    assert stored(table, game_id) == [as_stored(ann_entry), as_stored(bob_entry)]
     assert not failures(server, phones)
 
 

@@ -45,7 +45,7 @@ def test_save_without_its_one_time_key_still_records_once(table):
     second = table.client.post(f"/games/{game_id}/hands", data=dict(fields))
     assert first.status_code == 303
     assert second.status_code == 409  # made from a version of the game that is gone
-    assert "changed on another phone" in table.text(second)
+    assert "Another phone saved hand 1 first" in table.text(second)  # shown, not saved
     assert len(table.hand_ids(game_id)) == 1
 
 
@@ -70,8 +70,10 @@ def test_hand_saved_from_a_stale_page_is_refused_with_the_fresh_game(table):
     assert table.save(theirs).status_code == 303
     response = table.save(mine)
     assert response.status_code == 409
-    assert "changed on another phone" in table.text(response)
-    assert table.totals(response) == (0, 7, 0)
+    # Not saved over the other phone's hand 1, and not lost: both are shown to choose from.
+    assert "Another phone saved hand 1 first" in table.text(response)
+    assert "Bob went out" in table.text(table.page(response).select_one("#theirs"))
+    assert "Ann went out" in table.text(table.page(response).select_one("#mine"))
     assert len(table.hand_ids(game_id)) == 1
 
 
@@ -86,7 +88,8 @@ def test_edit_from_a_stale_page_is_refused(table):
     assert table.save(first).status_code == 303
     response = table.save(second)
     assert response.status_code == 409
-    assert table.totals(response) == (20, 0, 0)  # the first edit stands, shown as it is now
+    assert "Hand 1 was changed on another phone first" in table.text(response)
+    assert "Bob: 10 pts" in table.text(table.page(response).select_one("#theirs"))
     assert table.rows("select points from holdings order by seat") == [(10,), (10,)]
 
 
