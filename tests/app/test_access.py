@@ -23,7 +23,10 @@ SEAT_PRIVATE = {"jackpot.reveal", "jackpot.write_cards"}
 VIEWERS_MAY_POST = {
     "sharing.forget": "taking a game off this phone's own list changes nothing of the game",
     "sharing.follow_rematch": "going on to the rematch with the role this phone had",
+    "sharing.seat": "a player's own phone says which player it is (once)",
 }
+#: Game routes a viewer may send only for its own seat (a seatless viewer is refused).
+SEAT_POSTS = {"jackpot.write_cards", "jackpot.tear_up"}
 
 
 @pytest.fixture
@@ -165,7 +168,7 @@ def test_a_viewer_sees_every_page_and_is_refused_every_change(app, table, jackpo
             assert "Nothing was changed" in viewer.text(response)
     assert table.snapshot() == before
     allowed = {e for e, _, _ in urls if getattr(app.view_functions[e], "viewers_may_post", False)}
-    assert allowed <= set(VIEWERS_MAY_POST) | {"jackpot.write_cards", "jackpot.claim_seat"}
+    assert allowed == set(VIEWERS_MAY_POST) | SEAT_POSTS
 
 
 def test_a_viewers_scoreboard_has_no_control_that_changes_the_game(table, jackpot_game):
