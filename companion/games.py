@@ -15,8 +15,8 @@ import engine
 from . import live, store
 from .db import get_cache, get_db
 from .errors import error_page, row_id
-from .gate import access_to, device, get_game_or_404, keepers_only
 from .forms import FormErrors, parse_new_game
+from .gate import access_to, device, get_game_or_404, keepers_only
 from .labels import names
 
 bp = Blueprint("games", __name__)

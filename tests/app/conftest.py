@@ -16,9 +16,9 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from urllib.parse import urlsplit
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jinja2
 import pytest

@@ -189,7 +189,7 @@ def test_the_rulings_json_has_its_own_etag(table, client, game):
 
 
 def test_a_watching_phone_shows_the_last_pull_on_the_lever_page(table, game):
-    g, s = game
+    g, _ = game
     viewer = table.phone(role="viewer", game_id=g)
     page = table.page(viewer.client.get(f"/games/{g}/jackpot"))
     assert page.select_one("#spin-outcome") is not None

@@ -72,9 +72,10 @@ def share_link(page: Page, game: str, role: str = "viewer") -> str:
 
 
 def join(other: Page, page: Page, game: str, role: str = "viewer") -> None:
-    """Another phone opens the link ``page`` shares: it lands on the game's scoreboard."""
+    """Another phone opens the link ``page`` shares: it lands on the game's scoreboard (or,
+    a viewer of a game with rule cards, on "which player are you?")."""
     other.goto(share_link(page, game, role))
-    expect(other.locator("#standings")).to_be_visible()
+    wait_for_page(other, other.locator("#standings, #just-watching").first)
 
 
 def same_browser(source: Page, other: Page) -> None:

@@ -106,9 +106,9 @@ def _phone_context(browser, **extra):
                                device_scale_factor=2, **extra)
 
 
-@pytest.fixture()
-def page(browser, base_url) -> Iterator:
-    """A phone-sized page (360x640, touch) on the live app."""
+def _phone_page(browser, base_url: str, name: str) -> Iterator:
+    """A phone-sized page (360x640, touch) in a browser context of its own (its own
+    cookies: its own phone), closed after the test, which fails on a JavaScript error."""
     context = _phone_context(browser, base_url=base_url)
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -116,7 +116,25 @@ def page(browser, base_url) -> Iterator:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     yield page
     context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not errors, f"JavaScript errors on {name}: {errors}"
+
+
+@pytest.fixture()
+def page(browser, base_url) -> Iterator:
+    """A phone-sized page (360x640, touch) on the live app."""
+    yield from _phone_page(browser, base_url, "the page")
+
+
+@pytest.fixture()
+def other_phone(browser, base_url) -> Iterator:
+    """A second phone at the table: a browser of its own (share links let it in)."""
+    yield from _phone_page(browser, base_url, "the other phone")
+
+
+@pytest.fixture()
+def third_phone(browser, base_url) -> Iterator:
+    """A third phone at the table."""
+    yield from _phone_page(browser, base_url, "the third phone")
 
 
 @pytest.fixture()

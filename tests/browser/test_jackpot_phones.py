@@ -6,14 +6,12 @@ lever deals one to Bob, only Bob's phone shows it until he has seen it."""
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 from browser_steps import assert_fits_phone, start_game, violations, wait_for_page
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from engine import LeverOutcome
 from engine.jackpot import LEVER_OUTCOMES
@@ -37,20 +35,6 @@ def app_config() -> dict[str, Any]:
     return {"JACKPOT_RANDOM": Left()}
 
 
-@pytest.fixture()
-def bobs_phone(browser: Browser, base_url: str) -> Iterator[Page]:
-    """A second phone at the table, with its own cookies."""
-    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
-                                  is_mobile=True, device_scale_factor=2, base_url=base_url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on Bob's phone: {errors}"
-
-
 def shows_none(page: Page, texts: list[str]) -> None:
     """Neither the page's words nor its HTML hold any of ``texts``."""
     page.wait_for_load_state()
@@ -64,9 +48,9 @@ def checked(page: Page, found: list[str], name: str) -> None:
 
 
 def test_a_player_writes_and_sees_their_own_cards_on_their_own_phone(page: Page,
-                                                                     bobs_phone: Page) -> None:
+                                                                     other_phone: Page) -> None:
     page.emulate_media(reduced_motion="reduce")
-    bob = bobs_phone
+    bob = other_phone
     bob.emulate_media(reduced_motion="reduce")
     found: list[str] = []
     start_game(page, "wild-jackpot", NAMES)

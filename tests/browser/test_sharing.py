@@ -5,21 +5,9 @@ that was given nothing sees nothing; a renewed link shuts the old one out."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from browser_steps import assert_fits_phone, join, share_link, start_game, violations
 from playwright.sync_api import Page, expect
-
-
-@pytest.fixture()
-def other_phone(browser, base_url) -> Iterator[Page]:
-    """A second phone at the table: its own browser, so its own cookies."""
-    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
-                                  is_mobile=True, device_scale_factor=2, base_url=base_url)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
 
 
 def scoreboard(page: Page) -> str:

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
-from browser_steps import assert_fits_phone, start_game, violations, wait_for_page
+from browser_steps import assert_fits_phone, join, start_game, violations, wait_for_page
 from flask import Flask
 from playwright.sync_api import Page, expect
 
@@ -25,28 +23,6 @@ from playwright.sync_api import Page, expect
 def _query(live_app: Flask, sql: str) -> list[tuple[Any, ...]]:
     with closing(sqlite3.connect(live_app.config["DATABASE"])) as db:
         return db.execute(sql).fetchall()
-
-
-@pytest.fixture()
-def second_phone(browser, base_url) -> Iterator[Page]:
-    """Another phone: its own browser context (its own cookies), the same size."""
-    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
-                                  is_mobile=True, device_scale_factor=2, base_url=base_url)
-    context.set_default_timeout(10_000)
-    errors: list[str] = []
-    other = context.new_page()
-    other.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield other
-    context.close()
-    assert not errors, f"JavaScript errors on the second phone: {errors}"
-
-
-def join_by_keeper_link(page: Page, other: Page, game: str) -> None:
-    """The second phone opens the scorekeeper's link the first phone's share page shows."""
-    page.goto(f"{game}/share")
-    link = page.locator("#link-keeper").input_value()
-    other.goto(urlsplit(link).path)
-    wait_for_page(other, other.locator("#standings"))
 
 
 def type_totals(page: Page, totals: dict[str, str]) -> None:
@@ -57,11 +33,11 @@ def type_totals(page: Page, totals: dict[str, str]) -> None:
 
 
 def test_two_phones_recording_hand_1_at_once_keep_both_hands(
-        page: Page, second_phone: Page, live_app: Flask) -> None:
-    bob = second_phone
+        page: Page, other_phone: Page, live_app: Flask) -> None:
+    bob = other_phone
     start_game(page, "classic", ["Ann", "Bob", "Cy"])
     game = urlsplit(page.url).path
-    join_by_keeper_link(page, bob, game)
+    join(bob, page, game, "keeper")
     page.goto(game)
     page.get_by_role("link", name="Record hand 1").click()
     page.get_by_role("button", name="Ann", exact=True).click()
