@@ -138,6 +138,16 @@ def test_the_home_page_lists_no_strangers_game(table, game_id):
     assert len(table.page(table.client.get("/")).select(".game-link")) == 1
 
 
+def test_the_referee_the_rules_and_the_spinner_stay_open_to_anyone(table, game_id):
+    stranger = table.phone()
+    for url in ("/referee", "/referee/play", "/rules", "/rules/classic", "/jackpot"):
+        assert stranger.client.get(url).status_code == 200, url
+    answer = stranger.post("/referee/play", {"top": "red-7", "card": "red-9"})
+    assert answer.status_code == 200
+    seated = stranger.post("/jackpot", {"players": "Ann, Bob", "puller": "0"})
+    assert seated.status_code == 200
+
+
 def test_sequential_ids_open_nothing(table):
     ids = [table.create_game(NAMES) for _ in range(2)]
     other = table.phone()
