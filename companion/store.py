@@ -36,6 +36,12 @@ from .db import writing
 DRAFT_DAYS = 30
 #: The most a draft may hold (the largest real picker, 10 players, sends about 15 KB).
 MAX_DRAFT_BYTES = 32_000
+#: A spent one-time key is kept this long: a form sent again later is no double tap,
+#: no retry and no Back-and-resend, so nothing remains to refuse it for.
+SUBMISSION_DAYS = 30
+#: The most old keys each write forgets on the way: its cost stays small and fixed, and
+#: a database that gathered many (an update, a long pause) is emptied over a few writes.
+SUBMISSIONS_FORGOTTEN = 20
 #: Another phone's draft touched this recently means that phone is entering that hand.
 ENTERING_MINUTES = 30
 
@@ -653,10 +659,21 @@ def check_unspent(db: sqlite_utils.Database, submission: str | None, digest: str
 
 
 def _spend(db: sqlite_utils.Database, submission: str | None, digest: str | None) -> None:
-    """Mark the one-time key used, with what its form said (inside the write's transaction)."""
+    """Mark the one-time key used, with what its form said (inside the write's transaction);
+    forget a few keys spent more than :data:`SUBMISSION_DAYS` ago on the way."""
     if submission:
         db.table("submissions").insert({"token": submission, "used_at": now(),
                                         "digest": digest})
+        forget_old_submissions(db)
+
+
+def forget_old_submissions(db: sqlite_utils.Database, limit: int = SUBMISSIONS_FORGOTTEN) -> int:
+    """Delete at most ``limit`` keys spent more than :data:`SUBMISSION_DAYS` ago, oldest
+    first (the index on ``used_at`` finds them); how many went."""
+    cutoff = (datetime.now(UTC) - timedelta(days=SUBMISSION_DAYS)).isoformat(timespec="seconds")
+    cursor = db.execute("delete from submissions where rowid in (select rowid from submissions "
+                        "where used_at < ? order by used_at limit ?)", [cutoff, limit])
+    return int(cursor.rowcount)
 
 
 def _insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:
