@@ -12,6 +12,7 @@ writing to the file it replaced. ``serve`` holds a shared ``flock`` on
 ``<file>-serving.lock`` for its lifetime and a restore takes it exclusively: the kernel
 releases the lock when the server's process ends, however it ends (even by SIGKILL),
 so a crash leaves no stale lock, and more than one server on a file still works.
+Programs that take no such lock (the ``sqlite3`` shell) are not seen: close them first.
 SQLite's own locks cannot answer the question: an idle server holds none.
 
 No Flask here: :mod:`companion.cli` is the command line.
@@ -54,6 +55,8 @@ def hold_serving_lock(database: str) -> IO[bytes] | None:
     except OSError:
         return None
     fcntl.flock(file.fileno(), fcntl.LOCK_SH)
+    # Kept across an exec too (a server that execs its workers): the lock stays held.
+    os.set_inheritable(file.fileno(), True)
     return file
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 from live_server import Phone, ServerProcess
@@ -51,22 +52,25 @@ def test_backup_while_the_server_serves_and_writes(data_dir, capsys):
         phone = Phone(server.port)
         game_id = phone.new_game(["Ann", "Bob", "Cy"], target="100000")
         stop = threading.Event()
+        saved: list[int] = []
 
         def write() -> None:
-            mark = 0
             while not stop.is_set():
-                mark += 1
-                assert phone.record(game_id, {"out": "0", "pts-1": str(mark),
-                                              "pts-2": "0"}).status == 303
+                reply = phone.record(game_id, {"out": "0", "pts-1": str(len(saved) + 1),
+                                               "pts-2": "0"})
+                saved.append(reply.status)
         writer = threading.Thread(target=write, daemon=True)
         writer.start()
         try:
+            while not saved and writer.is_alive():  # saving hands before the first copy
+                time.sleep(0.01)
             for _ in range(3):  # several copies, each in the midst of the writes
                 assert main(["backup", str(copy), "--db", str(server.db)]) == 0
         finally:
             stop.set()
             writer.join(timeout=30)
         assert "Backed up 1 game(s)" in capsys.readouterr().out
+        assert saved and set(saved) == {303}, "no hand was saved during the backups"
         assert sound(copy)
         # A copy that stands alone (no -wal of its own) and holds whole hands only.
         assert not Path(f"{copy}-wal").exists()
