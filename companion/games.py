@@ -101,6 +101,7 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
         "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
         partners=engine.ScoringMode.PARTNERS, starts=starts,
         values=args, errors=errors, submission=submission[:64], import_error=import_error,
+        import_submission=secrets.token_urlsafe(16),
     )
 
 
@@ -133,10 +134,14 @@ def import_game() -> Response | tuple[str, int]:
     if not text.strip():
         return _new_game_page({}, import_error="Choose an exported game's file, or paste its "
                                                "text."), 400
+    submission = (request.form.get("submission") or "")[:64] or None
     try:
-        game_id = transfer.import_game(get_db(), text, keeper=str(device(create=True)))
+        game_id = transfer.import_game(get_db(), text, keeper=str(device(create=True)),
+                                       submission=submission)
     except transfer.ImportRefused as exc:
         return _new_game_page({}, import_error=f"Nothing was imported. {exc}"), 400
+    except store.OutOfDate as exc:
+        return _new_game_page({}, import_error=str(exc)), 409
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 

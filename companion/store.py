@@ -961,11 +961,15 @@ class CarriedGame:
     spins: tuple[tuple[engine.LeverCall, str, tuple[tuple[int, str, bool], ...]], ...] = ()
 
 
-def store_carried(db: sqlite_utils.Database, carried: CarriedGame, keeper: str) -> int:
+def store_carried(db: sqlite_utils.Database, carried: CarriedGame, keeper: str,
+                  submission: str | None = None, digest: str | None = None) -> int:
     """Store ``carried`` as a new game, ``keeper`` (a device) its scorekeeper, in one
     transaction: all of it, or nothing when the game it makes cannot be scored or ended
-    as it says (ConflictError). Returns its id."""
+    as it says (ConflictError), or the form's one-time key was spent (see
+    :func:`check_unspent`). Returns its id."""
     with writing(db):
+        check_unspent(db, submission, digest, None, "Already imported. This form was "
+                      "already sent: nothing was imported twice. The game is on the home page.")
         game_id = _insert_game(db, carried.setup, keeper=keeper)
         db.table("games").update(game_id, {"created_at": carried.created_at})
         for went_out, holdings, stamp in carried.hands:
@@ -1000,4 +1004,5 @@ def store_carried(db: sqlite_utils.Database, carried: CarriedGame, keeper: str) 
         game = load_game(db, game_id)
         assert game is not None
         _list_as(db, game)
+        _spend(db, submission, digest)
     return game_id

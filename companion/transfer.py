@@ -160,12 +160,18 @@ def read_export(text: str | bytes) -> store.CarriedGame:
     return carried
 
 
-def import_game(db: sqlite_utils.Database, text: str | bytes, keeper: str) -> int:
+def import_game(db: sqlite_utils.Database, text: str | bytes, keeper: str,
+                submission: str | None = None) -> int:
     """Store the export ``text`` as a new game kept by ``keeper``; its id. ImportRefused
-    (nothing stored) when anything in it is wrong."""
+    (nothing stored) when anything in it is wrong; the same form sent twice (its one-time
+    ``submission`` key) is store.AlreadySaved, a key reused for another file OutOfDate."""
     carried = read_export(text)
+    said = store.digest([("export", text.decode(errors="replace") if isinstance(text, bytes)
+                          else text)])
     try:
-        return store.store_carried(db, carried, keeper)
+        return store.store_carried(db, carried, keeper, submission, said)
+    except (store.AlreadySaved, store.OutOfDate):
+        raise
     except store.ConflictError as exc:
         raise ImportRefused(f"This game cannot be imported: {exc}") from None
 

@@ -196,3 +196,20 @@ def test_an_import_refuses_bad_input_whole(table):
     # Past the app's request limit: refused before it is read.
     too_big = table.post("/games/import", {"json": " " * (300 * 1024)})
     assert too_big.status_code == 413
+
+
+def test_an_import_sent_twice_makes_one_game(table):
+    game_id = play(table, engine.find_variant("classic"))
+    text = table.client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
+    key = table.field(table.client.get("/games/new"), "submission")
+    form = table.page(table.client.get("/games/new")).select_one("#import-form")
+    assert form.select_one("input[name=submission]")["value"]
+    first = table.post("/games/import", {"json": text, "submission": key})
+    assert first.status_code == 303
+    games = table.counts()["games"]
+    again = table.post("/games/import", {"json": text, "submission": key})
+    assert again.status_code == 409 and "Already imported" in table.text(again)
+    other = table.post("/games/import", {"json": text.replace('"Cy"', '"Cyd"'),
+                                         "submission": key})
+    assert other.status_code == 409  # the key came back with another file: a page out of date
+    assert table.counts()["games"] == games
