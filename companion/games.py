@@ -132,16 +132,16 @@ def import_game() -> Response | tuple[str, int]:
     text: str | bytes = (upload.read(MAX_BODY + 1) if upload and upload.filename
                          else request.form.get("json", ""))
     if not text.strip():
-        return _new_game_page({}, import_error="Choose an exported game's file, or paste its "
-                                               "text."), 400
+        return _new_game_page({}, True, "Choose an exported game's file, or paste its text."), 400
     submission = (request.form.get("submission") or "")[:64] or None
     try:
         game_id = transfer.import_game(get_db(), text, keeper=str(device(create=True)),
                                        submission=submission)
     except transfer.ImportRefused as exc:
-        return _new_game_page({}, import_error=f"Nothing was imported. {exc}"), 400
+        # fresh_key: the import's key is not the new-game form's (the page reads the form).
+        return _new_game_page({}, True, f"Nothing was imported. {exc}"), 400
     except store.OutOfDate as exc:
-        return _new_game_page({}, import_error=str(exc)), 409
+        return _new_game_page({}, True, str(exc)), 409
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
