@@ -16,7 +16,8 @@ import random
 import pytest
 
 import engine
-from engine import ALL_CARDS
+from engine import ALL_CARDS, LeverOutcome
+from engine.jackpot import LEVER_OUTCOMES
 
 PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -121,7 +122,14 @@ def test_the_importing_phone_keeps_the_game_and_a_viewer_may_export(table):
     assert viewer.page(viewer.scoreboard(copy)).select_one("#watching") is None
 
 
-def test_an_export_carries_no_card_text_the_phone_may_not_read(table):
+class AlwaysLeft(random.Random):
+    """A lever that always stops on "the player on your left" (shuffles still seeded)."""
+
+    def randrange(self, *args: object, **kwargs: object) -> int:
+        return LEVER_OUTCOMES.index(LeverOutcome.LEFT)
+
+
+def test_an_export_carries_no_card_text_the_phone_may_not_read(table, app):
     game_id = play(table, engine.find_variant("wild-jackpot"))
     # Bob's own phone writes his cards anew: the scorekeeper's phone may not read them,
     # nor a card dealt to Bob that Bob has not seen.
@@ -131,13 +139,16 @@ def test_an_export_carries_no_card_text_the_phone_may_not_read(table):
     secret = "Bob's secret rule"
     assert bob.post(f"/games/{game_id}/jackpot/cards/1",
                     {"card": [secret, "Bark"]}).status_code == 303
+    # A pull deals Bob (on Ann's left) a card: until Bob sees it, only his phone may.
+    app.config["JACKPOT_RANDOM"] = AlwaysLeft(3)
+    assert table.post(f"/games/{game_id}/jackpot/spins", {
+        "puller": "0", "direction": "clockwise", "submission": "to-bob"}).status_code == 303
     text = table.client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
     data = json.loads(text)
     assert secret not in text
     assert data["withheld"] and "text" in data["withheld"]
     assert [c["text"] for c in data["rule_cards"] if c["seat"] == 1] == [None, None]
-    assert all(c["text"] is None for s in data["spins"] for c in s["cards"]
-               if c["seat"] == 1 and not c["revealed"])
+    assert data["spins"][-1]["cards"] == [{"seat": 1, "text": None, "revealed": False}]
     # Bob's own phone may read his cards, so its export carries them.
     assert secret in bob.client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
     # Imported, the cards are there without their text, readable by no phone.
