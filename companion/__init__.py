@@ -45,6 +45,11 @@ def default_data_dir() -> Path:
     return Path(os.environ.get("UNO_COMPANION_HOME") or platformdirs.user_data_dir("uno-companion"))
 
 
+def default_database() -> str:
+    """The database file unless told otherwise: UNO_COMPANION_DB, or the data folder's."""
+    return os.environ.get("UNO_COMPANION_DB") or str(default_data_dir() / "companion.sqlite3")
+
+
 def allowed_hosts() -> list[str]:
     """Host names served besides this machine's: UNO_COMPANION_ALLOWED_HOSTS (comma-separated)."""
     return os.environ.get("UNO_COMPANION_ALLOWED_HOSTS", "").replace(",", " ").split()
@@ -73,9 +78,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Static files are served by companion.assets (hashed names, compression), not Flask.
     app = Flask(__name__, template_folder=resource_folder("templates"), static_folder=None)
     app.static_folder = resource_folder("static")
-    data_dir = default_data_dir()
     app.config.from_mapping(
-        DATABASE=os.environ.get("UNO_COMPANION_DB") or str(data_dir / "companion.sqlite3"),
+        DATABASE=default_database(),
         SECRET_KEY=os.environ.get("UNO_COMPANION_SECRET_KEY"),
         SESSION_COOKIE_SAMESITE="Lax",
         # A phone's list of games lives on the key in its session cookie (companion/gate.py):

@@ -11,7 +11,7 @@ from flask import Flask
 from werkzeug.debug import DebuggedApplication
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from . import access, create_app
+from . import access, backup, create_app, default_database
 from .db import open_db
 from .errors import StartupError
 
@@ -76,11 +76,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     links.add_argument("--db", help="SQLite file (default: the user data folder)")
     links.add_argument("--address", default="http://127.0.0.1:5000",
                        help="the address phones open the app at (default: %(default)s)")
+    saving = commands.add_parser(
+        "backup", help="copy the database to FILE, safely while the server runs")
+    saving.add_argument("file", metavar="FILE")
+    saving.add_argument("--db", help="SQLite file (default: the user data folder)")
+    putting_back = commands.add_parser(
+        "restore", help="put the backup FILE back in place of the database (stop the "
+                        "server first)")
+    putting_back.add_argument("file", metavar="FILE")
+    putting_back.add_argument("--db", help="SQLite file (default: the user data folder)")
     args = parser.parse_args(argv)
 
     if args.command != "serve" and args.db == ":memory:":
         return _fail("a throwaway database (--db :memory:) is made by serve and removed when "
                      "it stops: there is nothing to prepare")
+    if args.command == "backup":
+        return _backup(args.file, args.db or default_database())
+    if args.command == "restore":
+        return _restore(args.file, args.db or default_database())
     try:
         app = create_app({"DATABASE": args.db} if args.db else None)
     except StartupError as exc:
@@ -91,7 +104,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "links":
         return _print_links(app, args.address)
-    return _serve(app, args.host, args.port, args.allow_host, args.debug)
+    # Held until the process ends: `restore` refuses while it is (companion/backup.py).
+    serving = backup.hold_serving_lock(app.config["DATABASE"])
+    try:
+        return _serve(app, args.host, args.port, args.allow_host, args.debug)
+    finally:
+        if serving is not None:
+            serving.close()
 
 
 def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> int:
@@ -151,6 +170,26 @@ def _print_links(app: Flask, address: str) -> int:
         print("Every game is on some scorekeeper's phone: no link to print.")
     for game_id, token in found:
         print(f"game {game_id}: {address.rstrip('/')}/join/{token}")
+    return 0
+
+
+def _backup(file: str, database: str) -> int:
+    try:
+        games = backup.backup(database, file)
+    except (backup.BackupError, OSError) as exc:
+        return _fail(f"no backup made: {exc}")
+    print(f"Backed up {games} game(s) from {database} to {file}")
+    return 0
+
+
+def _restore(file: str, database: str) -> int:
+    try:
+        games, kept = backup.restore(file, database)
+    except (backup.BackupError, OSError) as exc:
+        return _fail(f"nothing restored: {exc}")
+    before = f" (what it held before is kept in {database}.before-restore)" if kept else ""
+    print(f"Restored {games} game(s) from {file} to {database}{before}; start the server "
+          "again.")
     return 0
 
 

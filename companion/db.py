@@ -263,6 +263,13 @@ def drafts_per_phone(db: sqlite_utils.Database) -> None:
     db.table("submissions").add_column("digest", str)
 
 
+@migrations()
+def index_spent_keys_by_age(db: sqlite_utils.Database) -> None:
+    """Spent one-time keys are forgotten once old (companion/store.py, SUBMISSION_DAYS):
+    an index by age lets each write find the oldest few without reading them all."""
+    db.table("submissions").create_index(["used_at"])
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

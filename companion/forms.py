@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import ALL_CARDS, Card, CardError, ScoringMode
+from engine import ALL_CARDS, Card, CardError, ScoringMode, Standings
 
 from .store import GameRecord, GameSetup, Holding
 
@@ -105,20 +105,9 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> GameSetup:
     players = tuple(clean_name(str(n)) for n in names)
     while players and not players[-1]:
         players = players[:-1]
-    if any(not n for n in players):
-        errors["players"] = "Every seat needs a name (or remove the empty seat)."
-    elif any(len(n) > MAX_NAME for n in players):
-        errors["players"] = f"Names can be at most {MAX_NAME} characters."
-    elif len({name_key(n) for n in players}) != len(players):
-        errors["players"] = "Two players have the same name: add an initial to tell them apart."
-    elif not variant.min_players <= len(players) <= variant.max_players:
-        errors["players"] = (f"{variant.title} is for {variant.min_players} to "
-                             f"{variant.max_players} players; you entered {len(players)}.")
-    else:
-        try:  # the scoring mode's own setup rules (partners: four players)
-            engine.new_standings(mode, len(players), 1)
-        except engine.ScoringError as exc:
-            errors["players"] = _sentence(exc)
+    problem = players_problem(variant, mode, players)
+    if problem:
+        errors["players"] = problem
 
     dealer = _int(form.get("dealer"), field="dealer", errors=errors, label="The dealer",
                   high=max(len(players) - 1, 0))
@@ -160,6 +149,25 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> GameSetup:
         raise FormErrors(errors)
     return GameSetup(variant=variant, mode=mode, target=target, options=options,
                      players=players, dealer=dealer, start_totals=start)
+
+
+def players_problem(variant: type[engine.Game], mode: ScoringMode,
+                    players: Sequence[str]) -> str | None:
+    """What is wrong with these seats' names (cleaned) for the variant and mode, if anything."""
+    if any(not n for n in players):
+        return "Every seat needs a name (or remove the empty seat)."
+    if any(len(n) > MAX_NAME for n in players):
+        return f"Names can be at most {MAX_NAME} characters."
+    if len({name_key(n) for n in players}) != len(players):
+        return "Two players have the same name: add an initial to tell them apart."
+    if not variant.min_players <= len(players) <= variant.max_players:
+        return (f"{variant.title} is for {variant.min_players} to "
+                f"{variant.max_players} players; you entered {len(players)}.")
+    try:  # the scoring mode's own setup rules (partners: four players)
+        engine.new_standings(mode, len(players), 1)
+    except engine.ScoringError as exc:
+        return _sentence(exc)
+    return None
 
 
 def _start_totals(form: Mapping[str, Any], seats: int,
@@ -206,11 +214,12 @@ def parse_seat(raw: object, players: int) -> int | None:
     return seat if seat < players else None
 
 
-def parse_went_out(game: GameRecord, raw: str | None) -> int:
-    """The seat that went out, checked against the players still in."""
+def parse_went_out(game: GameRecord, raw: str | None, standings: Standings | None = None) -> int:
+    """The seat that went out, checked against the players still in (``standings``: the
+    game's as it stands before the hand, when not its current ones)."""
     errors: dict[str, str] = {}
     seat = _int(raw, field="out", errors=errors, label="Who went out", high=len(game.players) - 1)
-    if seat is None or seat not in game.standings.active:
+    if seat is None or seat not in (standings or game.standings).active:
         raise FormErrors({"out": "Choose who went out."})
     return seat
 
@@ -225,14 +234,17 @@ class HandReading:
     errors: dict[str, str]
 
 
-def read_hand(game: GameRecord, form: Mapping[str, Any]) -> HandReading:
-    """Read a hand form: who went out, what each scored opponent held, and any problems."""
-    went_out = parse_went_out(game, form.get("out"))
+def read_hand(game: GameRecord, form: Mapping[str, Any],
+              standings: Standings | None = None) -> HandReading:
+    """Read a hand form: who went out, what each scored opponent held, and any problems
+    (``standings``: the game's before the hand, when not its current ones)."""
+    standings = standings or game.standings
+    went_out = parse_went_out(game, form.get("out"), standings)
     deck = game.variant.deck_counts(game.options)
     errors: dict[str, str] = {}
     reading = HandReading(went_out, [], {}, errors)
     used: dict[Card, int] = {}
-    for seat in game.standings.scored_seats(went_out):
+    for seat in standings.scored_seats(went_out):
         holding = _read_holding(game, form, seat, deck, errors)
         if holding is not None:
             reading.holdings.append(holding)

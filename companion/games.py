@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 
@@ -12,11 +13,12 @@ from werkzeug.wrappers import Response
 
 import engine
 
-from . import live, store
+from . import MAX_BODY, live, store, transfer
 from .db import get_cache, get_db
 from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
 from .gate import access_to, device, get_game_or_404, keepers_only
+from .jackpot import this_phone
 from .labels import names
 
 bp = Blueprint("games", __name__)
@@ -77,7 +79,8 @@ def refresh_new_game() -> str:
     return _new_game_page(errors={})
 
 
-def _new_game_page(errors: dict[str, str], fresh_key: bool = False) -> str:
+def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
+                   import_error: str | None = None) -> str:
     args = request.values
     try:
         variant = engine.find_variant(args.get("variant") or "classic")
@@ -97,7 +100,8 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False) -> str:
     return render_template(
         "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
         partners=engine.ScoringMode.PARTNERS, starts=starts,
-        values=args, errors=errors, submission=submission[:64],
+        values=args, errors=errors, submission=submission[:64], import_error=import_error,
+        import_submission=secrets.token_urlsafe(16),
     )
 
 
@@ -118,6 +122,50 @@ def create_game() -> Response | tuple[str, int]:
     except store.OutOfDate as exc:
         return _new_game_page({"": str(exc)}, fresh_key=True), 409
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+
+
+@bp.post("/games/import")
+def import_game() -> Response | tuple[str, int]:
+    """A game exported from this app (a file, or its text pasted) as a new game, this phone
+    its scorekeeper; refused whole (400) when anything in it is wrong."""
+    upload = request.files.get("file")
+    text: str | bytes = (upload.read(MAX_BODY + 1) if upload and upload.filename
+                         else request.form.get("json", ""))
+    if not text.strip():
+        return _new_game_page({}, True, "Choose an exported game's file, or paste its text."), 400
+    submission = (request.form.get("submission") or "")[:64] or None
+    try:
+        game_id = transfer.import_game(get_db(), text, keeper=str(device(create=True)),
+                                       submission=submission)
+    except transfer.ImportRefused as exc:
+        # fresh_key: the import's key is not the new-game form's (the page reads the form).
+        return _new_game_page({}, True, f"Nothing was imported. {exc}"), 400
+    except store.OutOfDate as exc:
+        return _new_game_page({}, True, str(exc)), 409
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
+
+
+@bp.get("/games/<id:game_id>/export.json")
+def export_json(game_id: int) -> Response:
+    """The whole game as JSON, rule cards as this phone may read them (companion/transfer.py)."""
+    game = get_game_or_404(game_id)
+    data = transfer.export_game(get_db(), game, this_phone(game))
+    return _download(json.dumps(data, indent=1, ensure_ascii=False), "application/json",
+                     f"uno-game-{game.id}.json")
+
+
+@bp.get("/games/<id:game_id>/standings.csv")
+def export_csv(game_id: int) -> Response:
+    """The standings, best first, as CSV."""
+    game = get_game_or_404(game_id)
+    return _download(transfer.standings_csv(game), "text/csv", f"uno-standings-{game.id}.csv")
+
+
+def _download(body: str, mimetype: str, name: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"  # a game's rows: never kept by a cache
+    return response
 
 
 @bp.get("/games/<id:game_id>")

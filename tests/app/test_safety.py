@@ -7,6 +7,7 @@ or unscorable hand, and checks that it cannot any more.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -341,3 +342,30 @@ def test_writes_are_decided_on_the_game_as_it_is_inside_the_transaction(app, tab
     finally:
         db.close()
     assert json.loads(json.dumps(table.counts()))["hands"] == 1
+
+
+def test_spent_keys_are_forgotten_after_a_month_a_few_per_write(table, app):
+    # A key spent long ago is no double tap any more: each write forgets a few of those,
+    # oldest first, so the table of spent keys does not grow for ever.
+    db = open_db(app.config["DATABASE"])
+    try:
+        old = (datetime.now(UTC) - timedelta(days=store.SUBMISSION_DAYS + 1)).isoformat()
+        recent = (datetime.now(UTC) - timedelta(days=store.SUBMISSION_DAYS - 1)).isoformat()
+        db.table("submissions").insert_all(
+            [{"token": f"old-{i}", "used_at": old} for i in range(store.SUBMISSIONS_FORGOTTEN + 5)]
+            + [{"token": "recent", "used_at": recent}])
+        plan = " ".join(str(r[-1]) for r in db.execute(
+            "explain query plan select rowid from submissions where used_at < ? "
+            "order by used_at limit 20", [old]).fetchall())
+        assert "idx_submissions_used_at" in plan  # found by the index, not a scan
+    finally:
+        db.close()
+
+    def left(prefix: str) -> int:
+        return int(table.rows("select count(*) from submissions where token like ?",
+                              [f"{prefix}%"])[0][0])
+
+    game_id = table.create_game()  # spends its form's key
+    assert left("old-") == 5 and left("recent") == 1
+    assert table.record(game_id, 0, {1: 5, 2: 7}).status_code == 303
+    assert left("old-") == 0 and left("recent") == 1
