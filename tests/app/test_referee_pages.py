@@ -582,6 +582,11 @@ def test_the_editor_can_shuffle_in_the_rest_of_the_deck(table):
     ("variant=nope;players=Ann,Bea;hands=red-1/red-2;discard=red-5", "nope"),
     (START + ";actions=play_blue-3", "blue 3"),
     ("x" * 9000, "far too long"),
+    # A seat the table does not have (issue 18: these were 500s).
+    (START + ";actions=catch_9_9", "seat 9 is not at this table"),
+    (START + ";actions=uno_7", "seat 7 is not at this table"),
+    (START + ";actions=choose_5", "cannot 'choose' now"),
+    (START + ";actions=play_red-7_9", "does not name a seat"),
 ])
 def test_a_broken_replay_link_is_refused(table, p, message):
     page = replay_page(table, p)
