@@ -50,9 +50,6 @@ from .urls import fixed_url
 bp = Blueprint("referee", __name__)
 bp.add_app_template_global(citation_path, "citation_url")
 
-#: Form fields that are not the dispute itself: never stored with a ruling.
-NOT_THE_DISPUTE = frozenset({"csrf_token", "save", "submission"})
-#: Rulings shown on a game's log page.
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -174,7 +171,7 @@ def check(slug: str) -> Any:
         if saving:
             assert table.game is not None
             try:
-                ruling, new = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+                ruling, new = save_ruling(get_db(), table, chosen, verdict, values)
             except store.OutOfDate as exc:
                 return jsonify({"error": str(exc)}), 409
             return jsonify(ruling), 201 if new else 200
@@ -185,7 +182,7 @@ def check(slug: str) -> Any:
     if saving:
         assert table.game is not None and verdict is not None
         try:
-            _, saved = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+            _, saved = save_ruling(get_db(), table, chosen, verdict, values)
         except store.OutOfDate as exc:  # the answer again, with a fresh key: tap again
             stale, status = str(exc), 409
         else:
@@ -223,13 +220,15 @@ def _choices(table: Table) -> dict[str, list[tuple[str, str]]]:
 # -- the rulings log ------------------------------------------------------------------------
 
 
-def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: Verdict,
+def save_ruling(db: sqlite_utils.Database, table: Table, check: Check, verdict: Verdict,
                 values: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
     """Keep a verdict on the game's rulings log, in one write transaction; a form sent
     twice (the same ``submission`` key) is kept once. Returns the ruling and whether it
     is new."""
     submission = str(values.get("submission") or "")[:64] or None
-    dispute = [(k, str(v)) for k, v in _pairs(values) if k not in NOT_THE_DISPUTE]
+    assert table.game is not None
+    game_id = table.game.id
+    dispute = _dispute(check, table, values)
     with writing(db):
         game = store.load_game(db, game_id)
         if game is None or game.deleted_at:
@@ -244,16 +243,29 @@ def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: 
                 if not same:
                     raise store.OutOfDate(store.OUT_OF_DATE, game_id)
                 return store.ruling_record(found[0]), False
-        table = db.table("rulings")
-        table.insert({
+        rulings = db.table("rulings")
+        rulings.insert({
             "game_id": game_id, "check_name": check.slug, "title": check.title,
             "outcome": verdict.outcome, "verdict": json.dumps(verdict.to_dict()),
             "dispute": json.dumps(dispute), "submission": submission,
             "created_at": store.now(),
         })
-        assert table.last_rowid is not None
-        row = table.get(table.last_rowid)
+        assert rulings.last_rowid is not None
+        row = rulings.get(rulings.last_rowid)
     return store.ruling_record(row), True
+
+
+def _dispute(check: Check, table: Table, values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What a ruling keeps of its form: the table's fields and the fields the check reads,
+    each once, in the order sent, spaces collapsed (anything else sent is not the dispute,
+    and was once kept whole: 40 saves made a 10 MB log)."""
+    read = {name for f in check.fields for name in f.names(table)}
+    read.update(name for name, _ in table.fields())
+    kept: dict[str, str] = {}
+    for name, value in _pairs(values):
+        if name in read and name not in kept:
+            kept[name] = " ".join(str(value).split())[:MAX_CARDS_TEXT]
+    return list(kept.items())
 
 
 def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:

@@ -684,6 +684,18 @@ def test_a_ruling_saved_as_json(table, game_id):
     assert listed == {"game": game_id, "rulings": [ruling]}
 
 
+def test_a_ruling_keeps_only_the_fields_its_check_reads(table, game_id):
+    # Issue 18: every extra field was kept (40 saves of junk made a 10 MB log).
+    junk = {f"junk-{i}": "x" * 1000 for i in range(40)}
+    form = {**game_challenge(game_id, save="1"), **junk, "variant": "one", "seats": "Zed, Yan",
+            "top": "red-5", "hands-0": "red-1", "hand_count": "  3 "}
+    ruling = ask(table, "challenge", form, JSON).get_json()
+    assert ruling["dispute"] == [["game", str(game_id)], ["by", "Bob"], ["hand", "red-3 blue-7"],
+                                 ["color", "red"], ["top", "red-5"], ["hand_count", "3"]]
+    stored = table.rows("select length(dispute) from rulings")[0][0]
+    assert stored < 200
+
+
 def test_rulings_are_listed_newest_first_and_can_be_asked_again(table, game_id):
     ask(table, "challenge", game_challenge(game_id, save="1"), HTMX)
     ask(table, "uno", {"game": game_id, "player": "Ann", "save": "1", "submission": "key-2"},
