@@ -374,6 +374,15 @@ def test_json_lists_the_checks_and_describes_each(table):
     ("special/wild-dip", {"variant": "pizza-pizza", "player": "Ann", "named": "blue",
                           "drawn": "red-9", "give": "green-3", "hand": "blue-1 red-2"},
      "green 3"),
+    # The seats are capped as a game's are (issue 18), and so are the cards laid for a droid.
+    ("next", {"seats": "Ann, " + "B" * 41, "turn": "Ann", "card": "red-7"},
+     "Names can be at most 40 characters."),
+    ("next", {"seats": ", ".join(f"P{i}" for i in range(11)), "turn": "P0", "card": "red-7"},
+     "UNO (classic) is for 2 to 10 players; you entered 11."),
+    ("next", {"seats": ", ".join(["Ann"] * 200), "turn": "Ann", "card": "red-7"},
+     "UNO (classic) is for 2 to 10 players."),
+    ("special/droid", {"variant": "star-wars", "player": "Ann", "named": "red",
+                       "lays": "red-1 blue-1 " * 7}, "up to 12 cards"),
 ])
 def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     form = {**CHALLENGE, **data} if slug == "challenge" else {"variant": "classic",
@@ -389,6 +398,23 @@ def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     assert said in refusal(table, partial).lower()
     answer = ask(table, slug, form, JSON)
     assert answer.status_code == 400 and said in answer.get_json()["error"].lower()
+
+
+def test_a_question_too_open_to_follow_says_so_on_the_page_and_in_json(table):
+    # Issue 18: a droid at ten unknown hands with long names answered 18 MB of JSON.
+    names = [f"{chr(65 + i)}{'x' * 38}{i}" for i in range(10)]
+    form = {"variant": "star-wars", "seats": ", ".join(names), "house": ["stacking", "jump_in"],
+            "player": names[0], "named": "red"}
+    expected = referee.build_droid("star-wars", names, names[0], "red",
+                                   options=TableOptions(stacking=True, jump_in=True))
+    assert expected.too_open
+    answer = ask(table, "special/droid", form, JSON)
+    assert answer.status_code == 200 and answer.get_json() == expected.to_dict()
+    assert len(answer.data) < 256_000
+    page = ask(table, "special/droid", form)
+    assert page.status_code == 200 and len(page.data) < 256_000
+    assert (f"To settle the rest, tell it {expected.too_open}."
+            in table.text(table.page(page).select_one("#too-open")))
 
 
 def test_a_field_error_is_shown_beside_its_field(table):
