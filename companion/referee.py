@@ -297,6 +297,11 @@ def rulings(game_id: int) -> Any:
 
 #: The longest replay text read from a link (a whole deck and a long hand is under 4 KB).
 MAX_REPLAY = 8_000
+#: The most actions a replay link plays (each is replayed, and shown with its events).
+MAX_ACTIONS = 150
+#: The most text a replay's answer spends on its choices' links, each of which holds the
+#: whole replay: a long link at a position of many moves would be megabytes.
+MAX_CHOICE_LINKS = 120_000
 #: The editor's fields: a hand per seat (``hand-<i>``), then these.
 REPLAY_FIELDS = (
     FormField("to_act", "seat", "Whose turn is it?", required="Tap whose turn it is."),
@@ -317,7 +322,8 @@ def replay() -> Any:
     if request.method == "POST":
         try:
             started = Replay(_position(table, request.form))
-            started = Replay.parse(started.text)  # the engine sets it up, or refuses
+            # The engine sets it up, or refuses.
+            started = _answerable(Replay.parse(started.text), table)
         except (FormErrors, RefereeError) as exc:
             return _replay_refused(table, _refusal(exc), request.form)
         if wants_json():
@@ -329,7 +335,10 @@ def replay() -> Any:
     try:
         if len(text) > MAX_REPLAY:
             raise FormErrors({"p": "That replay link is far too long to be one of ours."})
-        shown = Replay.parse(text)
+        if _action_count(text) > MAX_ACTIONS:
+            raise FormErrors({"p": f"That replay plays more than {MAX_ACTIONS} actions: set "
+                                   "the position out again from where the dispute begins."})
+        shown = _answerable(Replay.parse(text), table)
     except (FormErrors, RefereeError) as exc:
         return _replay_refused(table, _refusal(exc), request.args)
     if wants_json():
@@ -341,6 +350,25 @@ def replay() -> Any:
                            start=_replay_url(Replay(shown.position), table),
                            share=request.url_root.rstrip("/") + _replay_url(shown, table),
                            table=table, links=_links(table))
+
+
+def _answerable(r: Replay, table: Table) -> Replay:
+    """``r``, if its answer stays small: each of its choices links the whole replay."""
+    if len(r.text) > MAX_REPLAY:
+        raise FormErrors({"p": "That replay link is far too long to be one of ours."})
+    if len(r.choices()) * len(_replay_url(r, table)) > MAX_CHOICE_LINKS:
+        raise FormErrors({"p": "That replay link is too long for a position with this many "
+                               "moves: set the position out again from here."})
+    return r
+
+
+def _action_count(text: str) -> int:
+    """How many actions a replay link plays (counted before any is played)."""
+    for part in text.split(";"):
+        key, _, value = part.partition("=")
+        if key.strip() == "actions":
+            return sum(1 for a in value.split(",") if a)
+    return 0
 
 
 def _position(table: Table, values: Mapping[str, Any]) -> Position:

@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
+import companion.referee
 from engine import TableOptions, referee
 from engine.referee import Replay
 
@@ -620,6 +621,20 @@ def test_a_broken_replay_link_is_refused(table, p, message):
     assert message in refusal(table, page).lower()
     answer = table.client.get("/referee/replay?" + urlencode({"p": p}), headers=JSON)
     assert answer.status_code == 400 and message in answer.get_json()["error"].lower()
+
+
+def test_a_replay_answer_stays_small(table, monkeypatch):
+    # Issue 18: each choice links the whole replay, so a long link at a position of many
+    # moves is refused (set out again from there), as is a link of too many actions.
+    many = START + ";actions=" + ",".join(["draw"] * 151)
+    page = replay_page(table, many)
+    assert page.status_code == 400 and "more than 150 actions" in refusal(table, page)
+    monkeypatch.setattr(companion.referee, "MAX_CHOICE_LINKS", 1_000)
+    for answer in (replay_page(table, START),
+                   table.client.get("/referee/replay?" + urlencode({"p": START}),
+                                    headers=JSON)):
+        assert answer.status_code == 400
+        assert "too long for a position with this many moves" in answer.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("data, message", [
