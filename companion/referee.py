@@ -36,6 +36,7 @@ from .referee_forms import (
     BY_SLUG,
     HOUSE_RULES,
     MAIN,
+    MAX_TEXT,
     SPECIAL,
     Check,
     Table,
@@ -259,12 +260,13 @@ def _dispute(check: Check, table: Table, values: Mapping[str, Any]) -> list[tupl
     """What a ruling keeps of its form: the table's fields and the fields the check reads,
     each once, in the order sent, spaces collapsed (anything else sent is not the dispute,
     and was once kept whole: 40 saves made a 10 MB log)."""
-    read = {name for f in check.fields for name in f.names(table)}
-    read.update(name for name, _ in table.fields())
+    longest = {name: MAX_CARDS_TEXT if f.kind in ("cards", "hand", "hands") else MAX_TEXT
+               for f in check.fields for name in f.names(table)}
+    longest.update((name, MAX_TEXT) for name, _ in table.fields())
     kept: dict[str, str] = {}
     for name, value in _pairs(values):
-        if name in read and name not in kept:
-            kept[name] = " ".join(str(value).split())[:MAX_CARDS_TEXT]
+        if name in longest and name not in kept:
+            kept[name] = " ".join(str(value).split())[:longest[name]]
     return list(kept.items())
 
 
@@ -279,17 +281,17 @@ def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
 def rulings(game_id: int) -> Any:
     """The rulings a game's table kept, newest first."""
     game = get_game_or_404(game_id)
-    kept = store.list_rulings(get_db(), game.id)
+    kept, older = store.list_rulings(get_db(), game.id)
     if wants_json():
-        return jsonify({"game": game.id, "rulings": kept})
+        return jsonify({"game": game.id, "rulings": kept, **({"older": True} if older else {})})
     table = read_table({}, game)
     for ruling in kept:
         known = BY_SLUG.get(ruling["check"])
         ruling["again"] = (url_for("referee.check", slug=known.slug) + "?" + urlencode(
             [("game", str(game.id)), *((k, v) for k, v in ruling["dispute"] if k != "game")])
             if known else None)
-    return render_template("referee_rulings.html", game=game, rulings=kept, table=table,
-                           links=_links(table))
+    return render_template("referee_rulings.html", game=game, rulings=kept, older=older,
+                           table=table, links=_links(table))
 
 
 

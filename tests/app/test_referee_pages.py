@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 import companion.referee
+import companion.store
 from engine import TableOptions, referee
 from engine.referee import Replay
 
@@ -735,6 +736,22 @@ def test_a_ruling_keeps_only_the_fields_its_check_reads(table, game_id):
                                  ["color", "red"], ["top", "red-5"], ["hand_count", "3"]]
     stored = table.rows("select length(dispute) from rulings")[0][0]
     assert stored < 200
+
+
+def test_a_long_log_lists_the_newest_rulings_it_can_hold(table, game_id, monkeypatch):
+    # Issue 18: the log's answer is bounded by the text it reads, not only by a count.
+    for key in ("k1", "k2", "k3"):
+        ask(table, "challenge", game_challenge(game_id, save="1", submission=key), JSON)
+    size = table.rows("select length(verdict) + length(dispute) from rulings")[0][0]
+    monkeypatch.setattr(companion.store, "RULINGS_TEXT", 2 * size)
+    listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
+    assert len(listed["rulings"]) == 2 and listed["older"] is True
+    page = table.client.get(f"/games/{game_id}/rulings")
+    assert len(table.page(page).select("article.ruling")) == 2
+    assert table.page(page).select_one("#older-rulings") is not None
+    monkeypatch.setattr(companion.store, "RULINGS_TEXT", 1)  # the newest is always listed
+    listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
+    assert len(listed["rulings"]) == 1 and listed["older"] is True
 
 
 def test_rulings_are_listed_newest_first_and_can_be_asked_again(table, game_id):
