@@ -38,6 +38,9 @@ HOUSE_RULES: tuple[tuple[str, str], ...] = (
 MAX_TEXT = 200
 #: The longest list of seats read (ten names of MAX_NAME, and their commas).
 MAX_SEATS_TEXT = 10 * (MAX_NAME + 2)
+#: The most cards read from one list (every deck holds fewer, blanks and all): the referee
+#: plays each card turned up at the first card, each laid for a droid...
+MAX_CARDS = 120
 #: The most values read for a repeated field (the house rules ticked).
 MAX_REPEATS = 2 * len(HOUSE_RULES)
 #: Draw wilds, so a page can name the one its variant's deck holds ("Wild Draw 4").
@@ -210,9 +213,17 @@ def _count(values: Mapping[str, Any], name: str, label: str) -> int | None:
     return int(text)
 
 
+def _card_list(values: Mapping[str, Any], name: str) -> str | None:
+    """A list of cards as typed, no longer than a deck."""
+    text = _text(values, name, MAX_CARDS_TEXT)
+    if text is not None and len(_cards(text)) > MAX_CARDS:
+        raise FormErrors({name: "That is more cards than a deck holds."})
+    return text
+
+
 def _hand(values: Mapping[str, Any], name: str, label: str) -> str | int | None:
     """A hand: its cards as text, else only how many cards it holds, else unknown (None)."""
-    cards = _text(values, name, MAX_CARDS_TEXT)
+    cards = _card_list(values, name)
     if cards is not None:
         return cards
     return _count(values, f"{name}_count", label)
@@ -232,7 +243,7 @@ def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
                 value[name] = held
         return value
     elif f.kind in ("cards",):
-        value = _text(values, f.name, MAX_CARDS_TEXT)
+        value = _card_list(values, f.name)
     else:
         value = _text(values, f.name)
     if value is None and f.kind == "direction":

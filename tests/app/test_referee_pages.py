@@ -385,6 +385,8 @@ def test_json_lists_the_checks_and_describes_each(table):
      "UNO (classic) is for 2 to 10 players."),
     ("special/droid", {"variant": "star-wars", "player": "Ann", "named": "red",
                        "lays": "red-1 blue-1 " * 7}, "up to 12 cards"),
+    ("first-card", {"dealer": "Ann", "cards": "wd4 " * 120 + "red-5"},
+     "That is more cards than a deck holds."),
 ])
 def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     form = {**CHALLENGE, **data} if slug == "challenge" else {"variant": "classic",
