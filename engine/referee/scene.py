@@ -257,9 +257,9 @@ class _Budget:
 
 def _narrow(scene: _Scene, fallback: str = "more of what happened") -> str:
     """What to tell the referee to narrow an open question: the first hands it does not
-    know, from the seat after the one acting, in the direction of play."""
+    know, from the seat acting, in the direction of play."""
     t = scene.table
-    order = [(scene.to_act + scene.direction * i) % t.n for i in range(1, t.n + 1)]
+    order = [(scene.to_act + scene.direction * i) % t.n for i in range(t.n)]
     unknown = [t.name(s) for s in order if scene.hands[s].unknown > 0][:2]
     if not unknown:
         return fallback

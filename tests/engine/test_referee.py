@@ -742,11 +742,11 @@ def test_a_question_too_open_to_follow_says_what_it_settled_and_what_to_tell():
     # search has a budget (counted in positions and actions, so always the same answer).
     v = build_droid("star-wars", TEN, "Ann", "red",
                     options=TableOptions(stacking=True, jump_in=True))
-    assert v.too_open == "Bea's and Cy's hands"
+    assert v.too_open == "Ann's and Bea's hands"
     assert v.depends_on == "whether Ann holds a colored card, and which"
     cut = _cut_cases(v)
-    assert cut and all(x.too_open == "Bea's and Cy's hands" for x in cut)
-    assert cut[0].outcome == "Too open to follow further: tell the referee Bea's and Cy's hands"
+    assert cut and all(x.too_open == "Ann's and Bea's hands" for x in cut)
+    assert cut[0].outcome == "Too open to follow further: tell the referee Ann's and Bea's hands"
     # What it could settle is there: the first walk, followed to its end.
     assert v.cases[0].verdict.settled or v.cases[0].verdict.cases
     assert _nodes(v) < 100
