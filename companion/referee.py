@@ -52,7 +52,6 @@ bp = Blueprint("referee", __name__)
 bp.add_app_template_global(citation_path, "citation_url")
 
 
-
 # -- the table ------------------------------------------------------------------------------
 
 

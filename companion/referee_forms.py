@@ -36,8 +36,9 @@ HOUSE_RULES: tuple[tuple[str, str], ...] = (
 )
 #: The longest text read from any one field that is not a list of cards.
 MAX_TEXT = 200
-#: The longest list of seats read (ten names of MAX_NAME, and their commas).
-MAX_SEATS_TEXT = 10 * (MAX_NAME + 2)
+#: The longest list of seats read (the most players a variant seats, names of MAX_NAME,
+#: and their commas).
+MAX_SEATS_TEXT = max(v.max_players for v in engine.VARIANTS) * (MAX_NAME + 2)
 #: The most cards read from one list (every deck holds fewer, blanks and all): the referee
 #: plays each card turned up at the first card, each laid for a droid...
 MAX_CARDS = 120
