@@ -28,7 +28,9 @@ def check() -> tuple[str, int] | None:
         return None
     sent = request.headers.get(HEADER) or request.form.get(FIELD, "")
     expected = session.get(FIELD)
-    if expected and sent and hmac.compare_digest(str(sent), str(expected)):
+    # Compared as bytes: compare_digest refuses text with non-ASCII characters (a TypeError),
+    # and a token anyone can type must be refused, not crash the request.
+    if expected and sent and hmac.compare_digest(str(sent).encode(), str(expected).encode()):
         return None
     page = render_template(
         "error.html", status=400, title="This page has expired",

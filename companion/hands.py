@@ -213,7 +213,7 @@ def history(game_id: int) -> str:
     shown = game.hands[max(0, newest - HISTORY_PAGE):newest][::-1]
     restore = row_id(request.args.get("restore"))
     # The referee's rulings the table kept, with the newest hands (the first page).
-    kept = store.list_rulings(get_db(), game.id) if page == 1 else []
+    kept = store.list_rulings(get_db(), game.id)[0] if page == 1 else []
     return render_template("history.html", game=game, shown=shown, page=page, pages=pages,
                            restorable=store.deleted_hand_id(get_db(), game, restore),
                            rulings=kept)

@@ -36,6 +36,7 @@ from .referee_forms import (
     BY_SLUG,
     HOUSE_RULES,
     MAIN,
+    MAX_TEXT,
     SPECIAL,
     Check,
     Table,
@@ -49,10 +50,6 @@ from .urls import fixed_url
 
 bp = Blueprint("referee", __name__)
 bp.add_app_template_global(citation_path, "citation_url")
-
-#: Form fields that are not the dispute itself: never stored with a ruling.
-NOT_THE_DISPUTE = frozenset({"csrf_token", "save", "submission"})
-#: Rulings shown on a game's log page.
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -174,7 +171,7 @@ def check(slug: str) -> Any:
         if saving:
             assert table.game is not None
             try:
-                ruling, new = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+                ruling, new = save_ruling(get_db(), table, chosen, verdict, values)
             except store.OutOfDate as exc:
                 return jsonify({"error": str(exc)}), 409
             return jsonify(ruling), 201 if new else 200
@@ -185,7 +182,7 @@ def check(slug: str) -> Any:
     if saving:
         assert table.game is not None and verdict is not None
         try:
-            _, saved = save_ruling(get_db(), table.game.id, chosen, verdict, values)
+            _, saved = save_ruling(get_db(), table, chosen, verdict, values)
         except store.OutOfDate as exc:  # the answer again, with a fresh key: tap again
             stale, status = str(exc), 409
         else:
@@ -223,13 +220,15 @@ def _choices(table: Table) -> dict[str, list[tuple[str, str]]]:
 # -- the rulings log ------------------------------------------------------------------------
 
 
-def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: Verdict,
+def save_ruling(db: sqlite_utils.Database, table: Table, check: Check, verdict: Verdict,
                 values: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
     """Keep a verdict on the game's rulings log, in one write transaction; a form sent
     twice (the same ``submission`` key) is kept once. Returns the ruling and whether it
     is new."""
     submission = str(values.get("submission") or "")[:64] or None
-    dispute = [(k, str(v)) for k, v in _pairs(values) if k not in NOT_THE_DISPUTE]
+    assert table.game is not None
+    game_id = table.game.id
+    dispute = _dispute(check, table, values)
     with writing(db):
         game = store.load_game(db, game_id)
         if game is None or game.deleted_at:
@@ -244,16 +243,30 @@ def save_ruling(db: sqlite_utils.Database, game_id: int, check: Check, verdict: 
                 if not same:
                     raise store.OutOfDate(store.OUT_OF_DATE, game_id)
                 return store.ruling_record(found[0]), False
-        table = db.table("rulings")
-        table.insert({
+        rulings = db.table("rulings")
+        rulings.insert({
             "game_id": game_id, "check_name": check.slug, "title": check.title,
             "outcome": verdict.outcome, "verdict": json.dumps(verdict.to_dict()),
             "dispute": json.dumps(dispute), "submission": submission,
             "created_at": store.now(),
         })
-        assert table.last_rowid is not None
-        row = table.get(table.last_rowid)
+        assert rulings.last_rowid is not None
+        row = rulings.get(rulings.last_rowid)
     return store.ruling_record(row), True
+
+
+def _dispute(check: Check, table: Table, values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What a ruling keeps of its form: the table's fields and the fields the check reads,
+    each once, in the order sent, spaces collapsed (anything else sent is not the dispute,
+    and was once kept whole: 40 saves made a 10 MB log)."""
+    longest = {name: MAX_CARDS_TEXT if f.kind in ("cards", "hand", "hands") else MAX_TEXT
+               for f in check.fields for name in f.names(table)}
+    longest.update((name, MAX_TEXT) for name, _ in table.fields())
+    kept: dict[str, str] = {}
+    for name, value in _pairs(values):
+        if name in longest and name not in kept:
+            kept[name] = " ".join(str(value).split())[:longest[name]]
+    return list(kept.items())
 
 
 def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -267,17 +280,17 @@ def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
 def rulings(game_id: int) -> Any:
     """The rulings a game's table kept, newest first."""
     game = get_game_or_404(game_id)
-    kept = store.list_rulings(get_db(), game.id)
+    kept, older = store.list_rulings(get_db(), game.id)
     if wants_json():
-        return jsonify({"game": game.id, "rulings": kept})
+        return jsonify({"game": game.id, "rulings": kept, **({"older": True} if older else {})})
     table = read_table({}, game)
     for ruling in kept:
         known = BY_SLUG.get(ruling["check"])
         ruling["again"] = (url_for("referee.check", slug=known.slug) + "?" + urlencode(
             [("game", str(game.id)), *((k, v) for k, v in ruling["dispute"] if k != "game")])
             if known else None)
-    return render_template("referee_rulings.html", game=game, rulings=kept, table=table,
-                           links=_links(table))
+    return render_template("referee_rulings.html", game=game, rulings=kept, older=older,
+                           table=table, links=_links(table))
 
 
 
@@ -285,6 +298,11 @@ def rulings(game_id: int) -> Any:
 
 #: The longest replay text read from a link (a whole deck and a long hand is under 4 KB).
 MAX_REPLAY = 8_000
+#: The most actions a replay link plays (each is replayed, and shown with its events).
+MAX_ACTIONS = 150
+#: The most text a replay's answer spends on its choices' links, each of which holds the
+#: whole replay: a long link at a position of many moves would be megabytes.
+MAX_CHOICE_LINKS = 120_000
 #: The editor's fields: a hand per seat (``hand-<i>``), then these.
 REPLAY_FIELDS = (
     FormField("to_act", "seat", "Whose turn is it?", required="Tap whose turn it is."),
@@ -305,7 +323,8 @@ def replay() -> Any:
     if request.method == "POST":
         try:
             started = Replay(_position(table, request.form))
-            started = Replay.parse(started.text)  # the engine sets it up, or refuses
+            # The engine sets it up, or refuses.
+            started = _answerable(Replay.parse(started.text), table)
         except (FormErrors, RefereeError) as exc:
             return _replay_refused(table, _refusal(exc), request.form)
         if wants_json():
@@ -317,7 +336,10 @@ def replay() -> Any:
     try:
         if len(text) > MAX_REPLAY:
             raise FormErrors({"p": "That replay link is far too long to be one of ours."})
-        shown = Replay.parse(text)
+        if _action_count(text) > MAX_ACTIONS:
+            raise FormErrors({"p": f"That replay plays more than {MAX_ACTIONS} actions: set "
+                                   "the position out again from where the dispute begins."})
+        shown = _answerable(Replay.parse(text), table)
     except (FormErrors, RefereeError) as exc:
         return _replay_refused(table, _refusal(exc), request.args)
     if wants_json():
@@ -329,6 +351,25 @@ def replay() -> Any:
                            start=_replay_url(Replay(shown.position), table),
                            share=request.url_root.rstrip("/") + _replay_url(shown, table),
                            table=table, links=_links(table))
+
+
+def _answerable(r: Replay, table: Table) -> Replay:
+    """``r``, if its answer stays small: each of its choices links the whole replay."""
+    if len(r.text) > MAX_REPLAY:
+        raise FormErrors({"p": "That replay link is far too long to be one of ours."})
+    if len(r.choices()) * len(_replay_url(r, table)) > MAX_CHOICE_LINKS:
+        raise FormErrors({"p": "That replay link is too long for a position with this many "
+                               "moves: set the position out again from here."})
+    return r
+
+
+def _action_count(text: str) -> int:
+    """How many actions a replay link plays (counted before any is played)."""
+    for part in text.split(";"):
+        key, _, value = part.partition("=")
+        if key.strip() == "actions":
+            return sum(1 for a in value.split(",") if a)
+    return 0
 
 
 def _position(table: Table, values: Mapping[str, Any]) -> Position:

@@ -21,7 +21,7 @@ from engine.referee import Verdict
 from engine.referee.specials import JUMP_IN_OFF, SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
-from .forms import MAX_CARDS_TEXT, FormErrors, clean_name
+from .forms import MAX_CARDS_TEXT, MAX_NAME, FormErrors, clean_name
 from .rules import rule_url, rules_page_url
 from .store import GameRecord
 
@@ -36,6 +36,14 @@ HOUSE_RULES: tuple[tuple[str, str], ...] = (
 )
 #: The longest text read from any one field that is not a list of cards.
 MAX_TEXT = 200
+#: The longest list of seats read (the most players a variant seats, names of MAX_NAME,
+#: and their commas).
+MAX_SEATS_TEXT = max(v.max_players for v in engine.VARIANTS) * (MAX_NAME + 2)
+#: The most cards read from one list (every deck holds fewer, blanks and all): the referee
+#: plays each card turned up at the first card, each laid for a droid...
+MAX_CARDS = 120
+#: The most values read for a repeated field (the house rules ticked).
+MAX_REPEATS = 2 * len(HOUSE_RULES)
 #: Draw wilds, so a page can name the one its variant's deck holds ("Wild Draw 4").
 DRAW_WILDS = (Rank.WILD_DRAW4, Rank.WILD_DRAW2)
 
@@ -53,6 +61,9 @@ class Table:
     game: GameRecord | None = None
     #: The house rules ticked (their TableOptions field names), for links.
     house: tuple[str, ...] = ()
+    #: What is wrong with the seats as typed (too many, a name too long), as a game's
+    #: form says it; a check refuses to answer until it is put right.
+    seats_problem: str | None = None
 
     @property
     def game_id(self) -> int | None:
@@ -115,12 +126,27 @@ def read_table(values: Mapping[str, Any], game: GameRecord | None) -> Table:
         variant = engine.find_variant(str(values.get("variant") or "classic")[:MAX_TEXT])
     except ValueError:
         variant = engine.VARIANTS[0]
-    seats = tuple(n for n in (clean_name(s) for s in str(values.get("seats") or "")[:2000]
-                              .split(",")) if n)
-    ticked = set(_all(values, "house"))
+    typed = str(values.get("seats") or "")
+    names = [n for n in (clean_name(s) for s in typed[:MAX_SEATS_TEXT].split(",")) if n]
+    problem = _seats_problem(variant, names, len(typed) > MAX_SEATS_TEXT)
+    ticked = set(_all(values, "house")[:MAX_REPEATS])
     house = tuple(name for name, _ in HOUSE_RULES if name in ticked)
     options = variant.default_options().replace(**{name: True for name in house})
-    return Table(variant, seats, options, None, None, house)
+    # Shown as typed, but never more seats than the variant has, nor longer names than a
+    # game's: the pages stay small whatever is typed.
+    seats = tuple(n[:MAX_NAME] for n in names[:variant.max_players])
+    return Table(variant, seats, options, None, None, house, problem)
+
+
+def _seats_problem(variant: type[engine.Game], names: list[str], cut: bool) -> str | None:
+    """What a game's new-game form would say of these seats (companion/forms.py): the same
+    caps on names and players."""
+    if any(len(n) > MAX_NAME for n in names):
+        return f"Names can be at most {MAX_NAME} characters."
+    if cut or len(names) > variant.max_players:
+        return (f"{variant.title} is for {variant.min_players} to {variant.max_players} "
+                f"players{'' if cut else f'; you entered {len(names)}'}.")
+    return None
 
 
 def _all(values: Mapping[str, Any], name: str) -> list[str]:
@@ -188,9 +214,17 @@ def _count(values: Mapping[str, Any], name: str, label: str) -> int | None:
     return int(text)
 
 
+def _card_list(values: Mapping[str, Any], name: str) -> str | None:
+    """A list of cards as typed, no longer than a deck."""
+    text = _text(values, name, MAX_CARDS_TEXT)
+    if text is not None and len(_cards(text)) > MAX_CARDS:
+        raise FormErrors({name: "That is more cards than a deck holds."})
+    return text
+
+
 def _hand(values: Mapping[str, Any], name: str, label: str) -> str | int | None:
     """A hand: its cards as text, else only how many cards it holds, else unknown (None)."""
-    cards = _text(values, name, MAX_CARDS_TEXT)
+    cards = _card_list(values, name)
     if cards is not None:
         return cards
     return _count(values, f"{name}_count", label)
@@ -210,7 +244,7 @@ def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
                 value[name] = held
         return value
     elif f.kind in ("cards",):
-        value = _text(values, f.name, MAX_CARDS_TEXT)
+        value = _card_list(values, f.name)
     else:
         value = _text(values, f.name)
     if value is None and f.kind == "direction":
@@ -229,6 +263,8 @@ def read_fields(fields: Iterable[Field], table: Table, values: Mapping[str, Any]
     errors: dict[str, str] = {}
     if not table.seats and seated:
         errors["seats"] = "Name the players first, in clockwise order."
+    elif table.seats_problem and seated:
+        errors["seats"] = table.seats_problem
     out: dict[str, Any] = {}
     for f in fields:
         try:

@@ -694,6 +694,9 @@ def _touch(db: sqlite_utils.Database, game: GameRecord) -> None:
 
 #: The most rulings shown for one game.
 RULINGS_SHOWN = 200
+#: The most stored text (verdicts and disputes) one list of rulings reads: a verdict too
+#: open to settle can be 100 KB, and a list of 200 of them would be a 20 MB answer.
+RULINGS_TEXT = 150_000
 
 
 def ruling_record(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -704,11 +707,22 @@ def ruling_record(row: Mapping[str, Any]) -> dict[str, Any]:
             "verdict": json.loads(row["verdict"])}
 
 
-def list_rulings(db: sqlite_utils.Database, game_id: int) -> list[dict[str, Any]]:
-    """The game's rulings, newest first."""
-    rows = db.table("rulings").rows_where("game_id = ?", [game_id], order_by="id desc",
-                                          limit=RULINGS_SHOWN)
-    return [ruling_record(r) for r in rows]
+def list_rulings(db: sqlite_utils.Database, game_id: int) -> tuple[list[dict[str, Any]], bool]:
+    """The game's newest rulings, newest first, as many as RULINGS_SHOWN and RULINGS_TEXT
+    allow (always the newest one); and whether there are older ones not listed."""
+    sizes = db.execute("select id, length(verdict) + length(dispute) from rulings "
+                       "where game_id = ? order by id desc limit ?",
+                       [game_id, RULINGS_SHOWN + 1]).fetchall()
+    ids: list[int] = []
+    total = 0
+    for ruling_id, size in sizes[:RULINGS_SHOWN]:
+        total += size or 0
+        if ids and total > RULINGS_TEXT:
+            break
+        ids.append(ruling_id)
+    rows = db.table("rulings").rows_where(
+        f"id in ({', '.join('?' * len(ids))})", ids, order_by="id desc") if ids else []
+    return [ruling_record(r) for r in rows], len(ids) < len(sizes)
 
 
 # -- the Wild Jackpot unit (R17, R18): rule cards, the dispenser, the lever ------------

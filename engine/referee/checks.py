@@ -25,7 +25,16 @@ from .. import (
     new_standings,
     score_hand,
 )
-from .resolve import _ACCEPT, _CHALLENGE, _challenge_tops, _challenged, _first, _resolve, _tops
+from .resolve import (
+    _ACCEPT,
+    _CHALLENGE,
+    _challenge_tops,
+    _challenged,
+    _cut,
+    _first,
+    _resolve,
+    _tops,
+)
 from .scene import (
     Cards,
     HandLike,
@@ -48,7 +57,7 @@ from .scene import (
     _table,
     _top_and_color,
 )
-from .verdict import Case, ImpossibleSituationError, RefereeError, Verdict
+from .verdict import Case, ImpossibleSituationError, RefereeError, TooOpenError, Verdict
 from .wording import _and, _cap, _cite, _clauses, _depends, _end_clause, _leaf, _or, _sentence
 
 # -- the checks -----------------------------------------------------------------------------
@@ -352,7 +361,10 @@ def _jump_ins(t: _Table, scene: _Scene, v: Verdict) -> Verdict:
     # Jump-in (house rule): whoever holds a copy of the card now on top may play it first.
     if not t.options.jump_in or not v.settled:
         return v
-    game, events = scene.run()
+    try:
+        game, events = scene.run()
+    except TooOpenError as exc:
+        return replace(v, too_open=exc.narrow)
     if game.phase is not Phase.TURN:
         return v
     top = game.top_card
@@ -363,6 +375,10 @@ def _jump_ins(t: _Table, scene: _Scene, v: Verdict) -> Verdict:
         try:
             tried = scene.with_hand(s, [top])
             g, _ = tried.run()
+        except TooOpenError as exc:  # the rest are not tried: said as one case
+            cases.append(Case(f"someone else jumps in with another {card_name(top)}",
+                              _cut(exc.narrow)))
+            break
         except RefereeError:
             continue
         jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]

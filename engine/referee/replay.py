@@ -378,8 +378,13 @@ def _label(game: Game, a: Action) -> str:
     """An action as a button says it: "Ann plays Wild and names blue"."""
     names = game.players
     actor = a.seat if a.seat is not None else game.to_act
-    who = names[actor] if actor is not None else ""
-    whom = names[a.target] if a.target is not None else ""
+
+    def name(seat: int | None) -> str:
+        # An action read from a link may name a seat the table does not have: it is labelled
+        # before the engine refuses it, so it must not fail here.
+        return names[seat] if seat is not None and 0 <= seat < len(names) else ""
+
+    who, whom = name(actor), name(a.target)
     k = a.kind
     if k is ActionKind.PLAY or k is ActionKind.JUMP:
         assert a.card is not None

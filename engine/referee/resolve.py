@@ -23,12 +23,11 @@ from .. import (
     Phase,
     card_name,
 )
-from .scene import _neutral_order, _rule_hooks, _Scene, _Table
-from .verdict import BadCountError, Case, RefereeError, Verdict
+from .scene import _narrow, _neutral_order, _rule_hooks, _Scene, _Table
+from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict
 from .wording import (
     _article,
     _bare,
-    _cite,
     _clauses,
     _depends,
     _describe,
@@ -46,24 +45,26 @@ _CHALLENGE = Action(ActionKind.CHALLENGE)
 _DONE = Action(ActionKind.DONE)
 
 
-@dataclass
-class _Budget:
-    """How many more positions an exploration may build (Let's Build a Droid can branch
-    a lot); past it, the verdict asks the table for the cards laid."""
-
-    left: int = 400
-
-    def spend(self) -> bool:
-        self.left -= 1
-        return self.left >= 0
+def _cut(narrow: str) -> Verdict:
+    """A case the referee stops following: its search budget is spent (SEARCH_BUDGET)."""
+    return Verdict(f"Too open to follow further: tell the referee {narrow}",
+                   depends_on=narrow, too_open=narrow)
 
 
-def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget | None = None,
-             sizes: bool = False, played: tuple[Game, list[Event]] | None = None) -> Verdict:
+def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, sizes: bool = False,
+             played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """Play ``scene`` and settle what follows: a pending draw, the lever, a droid...
-    ``played``: ``scene`` already run, where the caller has it."""
+    ``played``: ``scene`` already run, where the caller has it. Where the question's
+    budget runs out on the way, this case says it is too open (the others stand)."""
+    try:
+        return _settle(scene, lead=lead, since=since, sizes=sizes, played=played)
+    except TooOpenError as exc:
+        return _cut(exc.narrow)
+
+
+def _settle(scene: _Scene, *, lead: str, since: int, sizes: bool,
+            played: tuple[Game, list[Event]] | None) -> Verdict:
     t = scene.table
-    budget = budget or _Budget()
     game, events = played or scene.run()
     shown = events[since:]
     phase = game.phase
@@ -73,13 +74,13 @@ def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget |
     if phase is Phase.LEVER and seat is not None:
         cases = [Case(f"the lever shows: {o.words}",
                       _resolve(scene.then(Action(ActionKind.LEVER, lever=o)), since=since,
-                               budget=budget, sizes=sizes))
+                               sizes=sizes))
                  for o in LeverOutcome]
         return _depends(t, shown, "what the lever shows", cases)
     if phase is Phase.DISCARD and seat is not None:
         who = t.name(seat)
         case = Case(f"{who} discards nothing more",
-                    _resolve(scene.then(_DONE), since=since, budget=budget, sizes=sizes))
+                    _resolve(scene.then(_DONE), since=since, sizes=sizes))
         return _depends(t, shown, f"what {who} discards (up to one card of each color)", [case],
                         partial=True)
     if phase is Phase.CHOOSE and seat is not None:
@@ -97,7 +98,7 @@ def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, budget: _Budget |
         return _leaf(t, after, shown, lead, clauses=said, end=_end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.DROID:
-        return _droid(scene, since=since, budget=budget, played=(game, events))
+        return _droid(scene, since=since, played=(game, events))
     return _leaf(t, game, shown, lead, sizes=sizes)
 
 
@@ -128,8 +129,11 @@ def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, 
     if game.is_legal(_CHALLENGE):
         accused = _last_player(events)
         assert accused is not None
-        cases.append(Case(f"{victim} challenges",
-                          _challenge_case(scene, game, accused, since=since, sizes=sizes)))
+        try:
+            challenged = _challenge_case(scene, game, accused, since=since, sizes=sizes)
+        except TooOpenError as exc:
+            challenged = _cut(exc.narrow)
+        cases.append(Case(f"{victim} challenges", challenged))
         choices.append("challenge")
     stacks = _stack_cases(scene, seat, since=since, sizes=sizes)
     if stacks:
@@ -157,14 +161,17 @@ def _stack_cases(scene: _Scene, seat: int, *, since: int, sizes: bool) -> list[C
         try:  # in place of one of the victim's unknown cards (none: they cannot hold it)
             tried = scene.with_hand(seat, [c])
             g, _ = tried.run()
+            plays = [a for a in g.legal_actions()
+                     if a.kind is ActionKind.PLAY and a.card is c and not a.uno]
+            if not plays:
+                continue
+            seen.add(c.rank)
+            v = _resolve_stack(tried.then(plays[0]), since=since, sizes=sizes)
+        except TooOpenError as exc:  # the rest are not tried: said as one case
+            cases.append(Case(f"{t.name(seat)} passes it on", _cut(exc.narrow)))
+            break
         except RefereeError:
             continue
-        plays = [a for a in g.legal_actions()
-                 if a.kind is ActionKind.PLAY and a.card is c and not a.uno]
-        if not plays:
-            continue
-        seen.add(c.rank)
-        v = _resolve_stack(tried.then(plays[0]), since=since, sizes=sizes)
         cases.append(Case(f"{t.name(seat)} passes it on with {_article(_bare(c))}", v))
     return cases
 
@@ -348,21 +355,24 @@ def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
 # -- Let's Build a Droid (R36): walking the table round by round ----------------------------
 
 
-def _droid(scene: _Scene, *, since: int, budget: _Budget,
+def _droid(scene: _Scene, *, since: int,
            played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """Walk the droid: forced lays are laid; a real choice, or a seat whose hand is unknown,
     splits the walk into cases. ``played``: ``scene`` already run, where the caller has it
-    (it goes on from there)."""
+    (it goes on from there). Where the question's budget runs out, the case says so."""
+    try:
+        return _walk(scene, since=since, played=played)
+    except TooOpenError:
+        return _cut(_narrow(scene, "the cards laid so far"))
+
+
+def _walk(scene: _Scene, *, since: int, played: tuple[Game, list[Event]] | None) -> Verdict:
     t = scene.table
     game, events = played or scene.run()
     while True:
-        if not budget.spend():
-            return Verdict("It depends on the cards laid for the droid: tell the referee the "
-                           "cards laid so far", tuple(events[since:]), _cite(events[since:]),
-                           depends_on="the cards laid for the droid")
         visit = _undecided_visit(scene, game, events)
         if visit is not None:
-            return _droid_branch(scene, events, visit, since=since, budget=budget)
+            return _droid_branch(scene, events, visit, since=since)
         seat = game.to_act
         if game.phase is not Phase.DROID or seat is None:
             return _leaf(t, game, events[since:])
@@ -380,7 +390,7 @@ def _droid(scene: _Scene, *, since: int, budget: _Budget,
             branch = game if color is colors[-1] else game.copy()
             played = (branch, [*events, *branch.apply(a)])
             cases.append(Case(f"{t.name(seat)} lays {_article(color.value + ' card')}",
-                              _droid(scene.then(a), since=since, budget=budget, played=played)))
+                              _droid(scene.then(a), since=since, played=played)))
         return _depends(t, events[since:], f"which color {t.name(seat)} lays", cases)
 
 
@@ -417,7 +427,7 @@ def _open(scene: _Scene, seat: int) -> bool:
 
 
 def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int], *,
-                  since: int, budget: _Budget) -> Verdict:
+                  since: int) -> Verdict:
     t = scene.table
     seat, at = visit
     who = t.name(seat)
@@ -425,13 +435,15 @@ def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int]
     cases: list[Case] = []
     # The seat cannot lay: its unknown cards are all of the last color, or wild.
     stuck = frozenset(c for c, _ in t.deck if c.color is None or c.color is last)
+    when = (f"{who} cannot lay a card that is not {last.value}" if last is not None
+            else f"{who} holds no colored card")
     try:
         tried = scene.with_hand(seat, only=stuck)
         g, ev = tried.run()
         if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
-            when = (f"{who} cannot lay a card that is not {last.value}" if last is not None
-                    else f"{who} holds no colored card")
-            cases.append(Case(when, _droid(tried, since=since, budget=budget, played=(g, ev))))
+            cases.append(Case(when, _droid(tried, since=since, played=(g, ev))))
+    except TooOpenError as exc:
+        cases.append(Case(when, _cut(exc.narrow)))
     except RefereeError:
         pass
     left = scene.remaining()
@@ -444,8 +456,7 @@ def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int]
             continue
         tried = scene.with_hand(seat, [spare[0]])
         cases.append(Case(f"{who} lays {_article(color.value + ' card')}",
-                          _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since,
-                                 budget=budget)))
+                          _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since)))
     what = (f"whether {who} can lay a card that is not {last.value}, and which"
             if last is not None else f"whether {who} holds a colored card, and which")
     return _depends(t, events[since:at], what, cases)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from .. import (
@@ -30,6 +30,7 @@ from .verdict import (
     ImpossibleSituationError,
     NoSuchSeatError,
     TooManyCopiesError,
+    TooOpenError,
     UnknownCardError,
     UnknownVariantError,
 )
@@ -230,6 +231,43 @@ def _rule_hooks(t: _Table) -> Game:
 _DRAW_PILE = 40
 
 
+#: The work one question may do: each position it sets up counts one, and each action
+#: played in it one more (what a position costs, and how long its verdict's steps are).
+#: Each way an unknown card or a choice can turn out is another position, and ten unknown
+#: hands at a droid are millions of ways: past the budget the referee says what it
+#: settled and what to tell it (``Verdict.too_open``). Counted, not timed, so the same
+#: question always gets the same answer. The most a dispute of the tests needs is 114 (a
+#: Wild Draw 2 challenged on an unknown card under it); the most open question costs
+#: about 15 ms and 120 KB of JSON.
+SEARCH_BUDGET = 200
+
+
+class _Budget:
+    """The work a question may still do (one budget for all the scenes of one question:
+    a scene derived from another shares it)."""
+
+    def __init__(self) -> None:
+        self.left = SEARCH_BUDGET
+
+    def spend(self, scene: _Scene) -> None:
+        self.left -= 1 + len(scene.prelude)
+        if self.left < 0:
+            raise TooOpenError(_narrow(scene))
+
+
+def _narrow(scene: _Scene, fallback: str = "more of what happened") -> str:
+    """What to tell the referee to narrow an open question: the first hands it does not
+    know, from the seat acting, in the direction of play."""
+    t = scene.table
+    order = [(scene.to_act + scene.direction * i) % t.n for i in range(t.n)]
+    unknown = [t.name(s) for s in order if scene.hands[s].unknown > 0][:2]
+    if not unknown:
+        return fallback
+    if len(unknown) == 1:
+        return f"{unknown[0]}'s hand"
+    return f"{unknown[0]}'s and {unknown[1]}'s hands"
+
+
 @dataclass(frozen=True)
 class _Scene:
     """A position (hands known or counted, the discard pile, the known top of the draw
@@ -249,6 +287,7 @@ class _Scene:
     #: referee chose them (a draw wild's challenge may hang on them).
     under_given: bool = True
     color_given: bool = True
+    budget: _Budget = field(default_factory=_Budget, compare=False, repr=False)
 
     def then(self, *actions: Action) -> _Scene:
         return replace(self, prelude=self.prelude + actions)
@@ -307,6 +346,9 @@ class _Scene:
             raise ImpossibleSituationError(str(exc)) from None
 
     def run(self) -> tuple[Game, list[Event]]:
+        """The position built and the prelude played, paid from the question's budget
+        (:class:`TooOpenError` past it)."""
+        self.budget.spend(self)
         game = self.build()
         events: list[Event] = []
         for a in self.prelude:

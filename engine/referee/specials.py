@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from .. import Action, ActionKind, Card, Color, EventKind, Phase, Rank, TableOptions, card_name
 from .checks import _play_verdict
-from .resolve import _Budget, _resolve, _undecided_visit
+from .resolve import _resolve, _undecided_visit
 from .scene import (
     Cards,
     HandLike,
@@ -214,8 +214,12 @@ def build_droid(variant: VariantLike, seats: Sequence[str] | int, player: SeatRe
                                direction=_direction(direction), top=top, color=color,
                                named=named)
     scene = scene.then(plays[0])
-    for c in t.cards(lays, "the cards laid"):
-        game, events = scene.run()
+    laid = t.cards(lays, "the cards laid")
+    if len(laid) > MAX_LAYS:
+        raise ImpossibleSituationError(
+            f"{len(laid)} cards laid: the referee follows a droid up to {MAX_LAYS} cards")
+    game, events = scene.run()
+    for c in laid:
         # A seat whose cards are unknown lays this card: the filler must not decide for it.
         visit = _undecided_visit(scene, game, events)
         seat = visit[0] if visit is not None else game.to_act
@@ -228,9 +232,15 @@ def build_droid(variant: VariantLike, seats: Sequence[str] | int, player: SeatRe
             scene = scene.with_hand(seat, [c])
         scene = scene.then(Action(ActionKind.LAY, c))
         try:
-            scene.run()
+            game, events = scene.run()
         except IllegalMoveError as exc:
             raise ImpossibleSituationError(
                 f"{t.name(seat)} cannot lay {card_name(c)}: {exc}") from None
-    return _resolve(scene, budget=_Budget())
+    return _resolve(scene, played=(game, events))
+
+
+#: The most cards laid for one droid the referee follows: each is a position set up
+#: again, paid from the question's budget (SEARCH_BUDGET), and twelve leave it half for
+#: what follows. More than a table of ten lays going once round.
+MAX_LAYS = 12
 

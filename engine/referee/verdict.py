@@ -41,6 +41,15 @@ class ImpossibleSituationError(RefereeError):
     not have been played there, a color missing after a wild..."""
 
 
+class TooOpenError(RefereeError):
+    """The question branches over more unknown cards and choices than the referee follows
+    (:data:`~engine.referee.scene.SEARCH_BUDGET`); ``narrow`` says what to tell it."""
+
+    def __init__(self, narrow: str) -> None:
+        super().__init__(f"this question is too open to settle: tell the referee {narrow}")
+        self.narrow = narrow
+
+
 class IllegalMoveError(RefereeError):
     """An action the rules do not allow at that moment (``rule`` names the ruling)."""
 
@@ -117,6 +126,10 @@ class Verdict:
     #: What the answer hangs on, and the verdict for each case.
     depends_on: str | None = None
     cases: tuple[Case, ...] = ()
+    #: Where the question was too open to follow every case (the referee's search has a
+    #: budget): what to tell the referee to settle the rest ("Bea's hand"). The cases it
+    #: could settle are given; each one it could not says so.
+    too_open: str | None = None
 
     @property
     def settled(self) -> bool:

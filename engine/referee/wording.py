@@ -222,6 +222,9 @@ def _depends(t: _Table, events: Sequence[Event], depends_on: str, cases: Sequenc
     if len(nexts) == 1:
         facts.setdefault("next_player", nexts.pop())
     cites = _cite(events, [x for c in cases for x in c.verdict.citations])
+    # A case cut short anywhere below makes the whole answer too open (said once, on top).
+    facts.setdefault("too_open", next(
+        (c.verdict.too_open for c in cases if c.verdict.too_open), None))
     return Verdict(outcome, tuple(events), cites, depends_on=depends_on, cases=tuple(cases),
                    **facts)
 

@@ -246,6 +246,19 @@ def test_post_with_a_wrong_token_is_refused(app, table, client, busy_table, path
     refused(table, client, path.format(**busy_table), form, headers)
 
 
+def test_a_token_of_other_characters_is_refused_not_a_crash(table, client, busy_table):
+    # hmac.compare_digest refuses non-ASCII text with a TypeError: it was a 500 on every
+    # POST (issue 18).
+    form = {**table.new_game_form(["Dee", "Eve"]), "out": "2", "hand_id": "0"}
+    for path in [*POSTS, "/referee/next", "/referee/replay", "/games/{g}/jackpot/spins",
+                 "/jackpot", "/games/{g}/seat"]:
+        refused(table, client, path.format(**busy_table),
+                {**form, "csrf_token": "é" + table.token()[1:]})
+        refused(table, client, path.format(**busy_table),
+                {k: v for k, v in form.items() if k != "csrf_token"},
+                {"HX-Request": "true", "X-CSRF-Token": "\u00e9t\u00e9"})
+
+
 def test_post_from_a_browser_that_never_loaded_a_page_is_refused(app, table, busy_table):
     stranger = app.test_client()
     before = table.snapshot()

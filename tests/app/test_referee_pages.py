@@ -15,6 +15,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
+import companion.referee
+import companion.store
 from engine import TableOptions, referee
 from engine.referee import Replay
 
@@ -374,6 +376,17 @@ def test_json_lists_the_checks_and_describes_each(table):
     ("special/wild-dip", {"variant": "pizza-pizza", "player": "Ann", "named": "blue",
                           "drawn": "red-9", "give": "green-3", "hand": "blue-1 red-2"},
      "green 3"),
+    # The seats are capped as a game's are (issue 18), and so are the cards laid for a droid.
+    ("next", {"seats": "Ann, " + "B" * 41, "turn": "Ann", "card": "red-7"},
+     "Names can be at most 40 characters."),
+    ("next", {"seats": ", ".join(f"P{i}" for i in range(11)), "turn": "P0", "card": "red-7"},
+     "UNO (classic) is for 2 to 10 players; you entered 11."),
+    ("next", {"seats": ", ".join(["Ann"] * 200), "turn": "Ann", "card": "red-7"},
+     "UNO (classic) is for 2 to 10 players."),
+    ("special/droid", {"variant": "star-wars", "player": "Ann", "named": "red",
+                       "lays": "red-1 blue-1 " * 7}, "up to 12 cards"),
+    ("first-card", {"dealer": "Ann", "cards": "wd4 " * 120 + "red-5"},
+     "That is more cards than a deck holds."),
 ])
 def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     form = {**CHALLENGE, **data} if slug == "challenge" else {"variant": "classic",
@@ -389,6 +402,23 @@ def test_bad_input_is_refused_with_a_clear_message(table, slug, data, message):
     assert said in refusal(table, partial).lower()
     answer = ask(table, slug, form, JSON)
     assert answer.status_code == 400 and said in answer.get_json()["error"].lower()
+
+
+def test_a_question_too_open_to_follow_says_so_on_the_page_and_in_json(table):
+    # Issue 18: a droid at ten unknown hands with long names answered 18 MB of JSON.
+    names = [f"{chr(65 + i)}{'x' * 38}{i}" for i in range(10)]
+    form = {"variant": "star-wars", "seats": ", ".join(names), "house": ["stacking", "jump_in"],
+            "player": names[0], "named": "red"}
+    expected = referee.build_droid("star-wars", names, names[0], "red",
+                                   options=TableOptions(stacking=True, jump_in=True))
+    assert expected.too_open
+    answer = ask(table, "special/droid", form, JSON)
+    assert answer.status_code == 200 and answer.get_json() == expected.to_dict()
+    assert len(answer.data) < 256_000
+    page = ask(table, "special/droid", form)
+    assert page.status_code == 200 and len(page.data) < 256_000
+    assert (f"To settle the rest, tell it {expected.too_open}."
+            in table.text(table.page(page).select_one("#too-open")))
 
 
 def test_a_field_error_is_shown_beside_its_field(table):
@@ -582,6 +612,11 @@ def test_the_editor_can_shuffle_in_the_rest_of_the_deck(table):
     ("variant=nope;players=Ann,Bea;hands=red-1/red-2;discard=red-5", "nope"),
     (START + ";actions=play_blue-3", "blue 3"),
     ("x" * 9000, "far too long"),
+    # A seat the table does not have (issue 18: these were 500s).
+    (START + ";actions=catch_9_9", "seat 9 is not at this table"),
+    (START + ";actions=uno_7", "seat 7 is not at this table"),
+    (START + ";actions=choose_5", "cannot 'choose' now"),
+    (START + ";actions=play_red-7_9", "does not name a seat"),
 ])
 def test_a_broken_replay_link_is_refused(table, p, message):
     page = replay_page(table, p)
@@ -589,6 +624,20 @@ def test_a_broken_replay_link_is_refused(table, p, message):
     assert message in refusal(table, page).lower()
     answer = table.client.get("/referee/replay?" + urlencode({"p": p}), headers=JSON)
     assert answer.status_code == 400 and message in answer.get_json()["error"].lower()
+
+
+def test_a_replay_answer_stays_small(table, monkeypatch):
+    # Issue 18: each choice links the whole replay, so a long link at a position of many
+    # moves is refused (set out again from there), as is a link of too many actions.
+    many = START + ";actions=" + ",".join(["draw"] * 151)
+    page = replay_page(table, many)
+    assert page.status_code == 400 and "more than 150 actions" in refusal(table, page)
+    monkeypatch.setattr(companion.referee, "MAX_CHOICE_LINKS", 1_000)
+    for answer in (replay_page(table, START),
+                   table.client.get("/referee/replay?" + urlencode({"p": START}),
+                                    headers=JSON)):
+        assert answer.status_code == 400
+        assert "too long for a position with this many moves" in answer.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("data, message", [
@@ -677,6 +726,34 @@ def test_a_ruling_saved_as_json(table, game_id):
     assert repeat.status_code == 200 and repeat.get_json()["id"] == ruling["id"]
     listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
     assert listed == {"game": game_id, "rulings": [ruling]}
+
+
+def test_a_ruling_keeps_only_the_fields_its_check_reads(table, game_id):
+    # Issue 18: every extra field was kept (40 saves of junk made a 10 MB log).
+    junk = {f"junk-{i}": "x" * 1000 for i in range(40)}
+    form = {**game_challenge(game_id, save="1"), **junk, "variant": "one", "seats": "Zed, Yan",
+            "top": "red-5", "hands-0": "red-1", "hand_count": "  3 "}
+    ruling = ask(table, "challenge", form, JSON).get_json()
+    assert ruling["dispute"] == [["game", str(game_id)], ["by", "Bob"], ["hand", "red-3 blue-7"],
+                                 ["color", "red"], ["top", "red-5"], ["hand_count", "3"]]
+    stored = table.rows("select length(dispute) from rulings")[0][0]
+    assert stored < 200
+
+
+def test_a_long_log_lists_the_newest_rulings_it_can_hold(table, game_id, monkeypatch):
+    # Issue 18: the log's answer is bounded by the text it reads, not only by a count.
+    for key in ("k1", "k2", "k3"):
+        ask(table, "challenge", game_challenge(game_id, save="1", submission=key), JSON)
+    size = table.rows("select length(verdict) + length(dispute) from rulings")[0][0]
+    monkeypatch.setattr(companion.store, "RULINGS_TEXT", 2 * size)
+    listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
+    assert len(listed["rulings"]) == 2 and listed["older"] is True
+    page = table.client.get(f"/games/{game_id}/rulings")
+    assert len(table.page(page).select("article.ruling")) == 2
+    assert table.page(page).select_one("#older-rulings") is not None
+    monkeypatch.setattr(companion.store, "RULINGS_TEXT", 1)  # the newest is always listed
+    listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
+    assert len(listed["rulings"]) == 1 and listed["older"] is True
 
 
 def test_rulings_are_listed_newest_first_and_can_be_asked_again(table, game_id):

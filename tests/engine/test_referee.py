@@ -724,6 +724,55 @@ def test_r36_droid_with_the_cards_laid_so_far():
                                                     "Cy": "green-4"}, lays="red-1 red-2")
 
 
+def _nodes(v: Verdict) -> int:
+    return 1 + sum(_nodes(c.verdict) for c in v.cases)
+
+
+def _cut_cases(v: Verdict) -> list[Verdict]:
+    return [x for c in v.cases for x in ([c.verdict] if not c.verdict.cases and
+                                         c.verdict.outcome.startswith("Too open") else
+                                         _cut_cases(c.verdict))]
+
+
+TEN = ["Ann", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+
+
+def test_a_question_too_open_to_follow_says_what_it_settled_and_what_to_tell():
+    # Issue 18: a droid at ten unknown hands walked 400 positions into an 18 MB answer. The
+    # search has a budget (counted in positions and actions, so always the same answer).
+    v = build_droid("star-wars", TEN, "Ann", "red",
+                    options=TableOptions(stacking=True, jump_in=True))
+    assert v.too_open == "Ann's and Bea's hands"
+    assert v.depends_on == "whether Ann holds a colored card, and which"
+    cut = _cut_cases(v)
+    assert cut and all(x.too_open == "Ann's and Bea's hands" for x in cut)
+    assert cut[0].outcome == "Too open to follow further: tell the referee Ann's and Bea's hands"
+    # What it could settle is there: the first walk, followed to its end.
+    assert v.cases[0].verdict.settled or v.cases[0].verdict.cases
+    assert _nodes(v) < 100
+    assert len(json.dumps(v.to_dict())) < 100_000
+    assert v == build_droid("star-wars", TEN, "Ann", "red",
+                            options=TableOptions(stacking=True, jump_in=True))
+    # Told more, it settles more.
+    told = build_droid("star-wars", TEN, "Ann", "red",
+                       {"Ann": "blue-2", **{n: f"green-{i}" for i, n in enumerate(TEN[1:], 1)}})
+    assert told.too_open is None and told.settled
+
+
+def test_an_answer_within_the_budget_is_not_too_open():
+    for v in (challenge("pizza-pizza", S3, "Bea", 3, "red"),
+              whos_next("pizza-pizza", S3, "Ann", "wild-draw2", color="red"),
+              build_droid("star-wars", S3, "Ann", "red", {"Ann": "red-1", "Bea": 2, "Cy": "green-4"})):
+        assert v.too_open is None
+        assert "too_open" in v.to_dict()
+
+
+def test_too_many_cards_laid_for_a_droid_are_refused():
+    lays = " ".join(["red-1", "blue-1"] * 7)
+    with pytest.raises(ImpossibleSituationError, match="up to 12 cards"):
+        build_droid("star-wars", TEN, "Ann", "red", lays=lays)
+
+
 # -- answers as JSON ------------------------------------------------------------------------
 
 

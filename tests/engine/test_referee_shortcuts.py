@@ -17,10 +17,10 @@ from dataclasses import replace
 import pytest
 
 import engine
-from engine import Action, ActionKind, Game
-from engine.referee import Position, Replay, can_play, challenge, resolve, whos_next
+from engine import Action, ActionKind, Event, Game
+from engine.referee import Position, Replay, can_play, challenge, resolve, scene, whos_next
 from engine.referee.resolve import _BluffTest, _guilt
-from engine.referee.scene import _neutral_order, _Scene
+from engine.referee.scene import _Budget, _neutral_order, _Scene
 from engine.referee.wording import _describe
 
 S2 = ["Ann", "Bea"]
@@ -39,19 +39,24 @@ class _OnItsOwn(_BluffTest):
     __hash__ = object.__hash__
 
 
+def run(scene: _Scene) -> tuple[Game, list[Event]]:
+    """The scene played on a budget of its own: the long way is not the referee's search."""
+    return replace(scene, budget=_Budget()).run()
+
+
 def played_out(scene: _Scene, accused: int, universe: object = None) -> _BluffTest:
     """The challenge test worked out the long way: a game played out for each card."""
     challenged = replace(scene, prelude=(scene.prelude[0], CHALLENGE))
-    game, _ = replace(scene, prelude=scene.prelude[:1]).run()
+    game, _ = run(replace(scene, prelude=scene.prelude[:1]))
     if not game.is_legal(CHALLENGE):  # One (R31): nothing to test
         return _OnItsOwn(False)
     hand = scene.hands[accused]
     if hand.unknown <= 0:
-        return _OnItsOwn(bool(_guilt(challenged.run()[1])))
+        return _OnItsOwn(bool(_guilt(run(challenged)[1])))
     every = sorted(scene.remaining(), key=_neutral_order(scene.table, frozenset()).__getitem__)
     size = len(hand.known) + 1
     bluffs = tuple(c for c in every
-                   if _guilt(challenged.with_hand(accused, [c], size=size).run()[1]))
+                   if _guilt(run(challenged.with_hand(accused, [c], size=size))[1]))
     if not bluffs or len(bluffs) == len(every):
         return _OnItsOwn(bool(bluffs))
     return _OnItsOwn(None, _describe(bluffs, tuple(every)), bluffs)
@@ -80,6 +85,8 @@ DISPUTES = [
 def test_the_shortcuts_give_the_verdict_of_playing_every_case_out(dispute, monkeypatch):
     quick = dispute().to_dict()
     monkeypatch.setattr(resolve, "_bluff_test", played_out)
+    # The long way plays a case for each card under the wild: far past the referee's budget.
+    monkeypatch.setattr(scene, "SEARCH_BUDGET", 10_000)
     assert quick == dispute().to_dict()
 
 
@@ -93,6 +100,7 @@ def test_the_long_way_is_the_one_the_referee_takes():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(resolve, "_bluff_test", spy)
+        patch.setattr(scene, "SEARCH_BUDGET", 10_000)
         challenge("pizza-pizza", S3, "Bea", 3, "red")
     assert len(set(calls)) > 10  # each card that may have been under the Wild Draw 2
 
