@@ -173,3 +173,22 @@ def test_serve_behind_a_proxy_trusts_its_forwarded_host_only_when_told(monkeypat
     assert proxied.get("/", headers={"Host": "localhost", **forwarded}).status_code == 400
     public = {"X-Forwarded-Host": "table.example", "X-Forwarded-Proto": "https"}
     assert proxied.get("/", headers={"Host": "127.0.0.1", **public}).status_code == 200
+
+
+
+def test_a_throwaway_database_outlives_a_worker_and_goes_with_the_server(start, data_dir):
+    temporary = data_dir / "tmp"
+    temporary.mkdir()
+    server = start("--db", ":memory:", "--workers", "2", env={"TMPDIR": str(temporary)})
+    phone = Phone(server.port)
+    game_id = phone.new_game(["Ann", "Bob"])
+    assert server.process is not None
+    # A worker that exits (as one restarted does) runs its exit handlers; gunicorn starts
+    # another.
+    os.kill(children(server.process.pid)[0], signal.SIGTERM)
+    time.sleep(0.5)
+    for _ in range(6):
+        assert phone.get(f"/games/{game_id}").status == 200
+    assert len(list(temporary.iterdir())) == 1
+    assert server.stop() == 0
+    assert list(temporary.iterdir()) == []
