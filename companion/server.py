@@ -47,6 +47,9 @@ BACKLOG = 2048
 HEAD_LIMIT = 64 * 1024
 #: Threads per gunicorn worker: requests mostly wait on SQLite, a few overlap well.
 THREADS = 4
+#: Open connections per gunicorn worker: every phone of every table keeps one open
+#: (polls every 2 s, KEEPALIVE 5 s), so a thousand tables hold four thousand.
+CONNECTIONS = 5000
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,7 @@ def _gunicorn(app: WSGIApplication, sock: socket.socket, chosen: Settings) -> in
         "bind": [f"fd://{sock.detach()}"],
         "workers": chosen.workers,
         "threads": chosen.threads,
+        "worker_connections": CONNECTIONS,
         "worker_class": f"{__name__}.WholeRequestWorker",
         "keepalive": KEEPALIVE,
         "graceful_timeout": GRACE,
