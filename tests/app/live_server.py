@@ -259,12 +259,14 @@ class Phone:
     # -- requests --------------------------------------------------------------
 
     def request(self, method: str, path: str, fields: Fields | None = None,
-                barrier: threading.Barrier | None = None) -> Reply:
-        """Send one request on a new connection; with ``barrier``, connect first, wait for
-        the other parties, then send (so that two requests leave at the same moment)."""
+                barrier: threading.Barrier | None = None,
+                extra: Mapping[str, str] | None = None) -> Reply:
+        """Send one request (with the ``extra`` headers) on a new connection; with
+        ``barrier``, connect first, wait for the other parties, then send (so that two
+        requests leave at the same moment)."""
         body = urllib.parse.urlencode(list(fields.items()) if isinstance(fields, Mapping)
                                       else list(fields or []))
-        headers = {"Connection": "close", "Host": f"127.0.0.1:{self.port}"}
+        headers = {"Connection": "close", "Host": f"127.0.0.1:{self.port}", **(extra or {})}
         with self._lock:
             if self.cookies:
                 headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
