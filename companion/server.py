@@ -218,10 +218,13 @@ def _gunicorn(app: WSGIApplication, sock: socket.socket, chosen: Settings) -> in
         def handle_int(self) -> None:
             raise StopIteration
 
+    master = os.getpid()
     try:
         Server().run()
-    except SystemExit as exc:  # the arbiter exits through sys.exit
-        return exc.code if isinstance(exc.code, int) else 0
+    except SystemExit as exc:
+        if os.getpid() != master:
+            raise  # a worker leaving: nothing after serving is for it to run
+        return exc.code if isinstance(exc.code, int) else 0  # the arbiter exits so too
     return 0
 
 
