@@ -192,3 +192,13 @@ def test_a_throwaway_database_outlives_a_worker_and_goes_with_the_server(start, 
     assert len(list(temporary.iterdir())) == 1
     assert server.stop() == 0
     assert list(temporary.iterdir()) == []
+
+
+def test_a_port_in_use_stops_the_start_with_one_line(tmp_path, capsys):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--db", str(tmp_path / "s.sqlite3"),
+                         "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"Cannot listen on 127.0.0.1 port {port} (Address already in use)" in err
