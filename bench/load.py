@@ -253,7 +253,7 @@ def cpu_seconds(pids: list[int]) -> float:
         except OSError:
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
+    return total / os.sysconf("SC_CLK_TCK") if total else 0.0
 
 
 class Server:
@@ -448,8 +448,9 @@ async def main(args: argparse.Namespace) -> None:
             bare_phones = [Phone(bare.port, Stats()) for _ in range(8)]
             floor = await cost(bare, "bare Flask endpoint", bare_phones, "/",
                                [{}] * len(viewers), args.cost_requests)
-            print(f"    a 304 costs {unchanged / page:.0%} of the scoreboard's CPU "
-                  f"(goal under 25%), {unchanged / floor:.1f}x the bare endpoint")
+            if page and floor:  # no /proc, no CPU figures
+                print(f"    a 304 costs {unchanged / page:.0%} of the scoreboard's CPU "
+                      f"(goal under 25%), {unchanged / floor:.1f}x the bare endpoint")
             for phone in [*viewers, *bare_phones, *(p for t in tables
                                                     for p in (t.keeper, *t.viewers))]:
                 await phone.close()
