@@ -5,28 +5,18 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from flask import Flask
 from werkzeug.debug import DebuggedApplication
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access, backup, create_app, default_database
-from .db import open_db
+from . import access, backup, create_app, default_database, server
+from .db import get_pool, open_db
 from .errors import StartupError
 
 #: Addresses that listen on every network interface.
 ANY_ADDRESS = ("0.0.0.0", "::")
-
-
-class RequestHandler(WSGIRequestHandler):
-    """Werkzeug's request handler without the Server header, which names its and Python's versions."""
-
-    def send_response(self, code: int, message: str | None = None) -> None:
-        """Start the response as http.server does, minus the Server header."""
-        self.log_request(code)
-        self.send_response_only(code, message)
-        self.send_header("Date", self.date_time_string())
 
 
 def lan_addresses() -> list[str]:
@@ -53,6 +43,15 @@ def url_host(address: str) -> str:
     return f"[{address}]" if ":" in address else address
 
 
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no less than ``low``."""
+    def number(text: str) -> int:
+        if not text.isdigit() or int(text) < low:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low}")
+        return int(text)
+    return number
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen command."""
     parser = argparse.ArgumentParser(prog="uno-companion", description=__doc__)
@@ -67,7 +66,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="also answer to this host name (repeatable; see also "
                             "UNO_COMPANION_ALLOWED_HOSTS)")
     serve.add_argument("--debug", action="store_true",
-                       help="show Werkzeug's debugger on errors (never where others can connect)")
+                       help="run Werkzeug's development server, showing its debugger on errors "
+                            "(never where others can connect)")
+    serve.add_argument("--workers", type=_at_least(1), metavar="N",
+                       help="server processes (default: one per CPU core)")
+    serve.add_argument("--threads", type=_at_least(1), metavar="N",
+                       help=f"threads per process (default: {server.THREADS})")
+    serve.add_argument("--proxy", type=_at_least(0), default=0, metavar="N",
+                       help="behind N reverse proxies: trust their X-Forwarded-For, -Proto "
+                            "and -Host headers (default: 0, trust none)")
     init = commands.add_parser("init-db", help="create or migrate the database, then exit")
     init.add_argument("--db", help="SQLite file (default: the user data folder)")
     links = commands.add_parser(
@@ -104,25 +111,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "links":
         return _print_links(app, args.address)
+    chosen = server.settings(args.debug, args.workers, args.threads)
+    try:
+        sock = server.listen(args.host, args.port)
+    except StartupError as exc:
+        return _fail(str(exc))
     # Held until the process ends: `restore` refuses while it is (companion/backup.py).
     serving = backup.hold_serving_lock(app.config["DATABASE"])
     try:
-        return _serve(app, args.host, args.port, args.allow_host, args.debug)
+        return _serve(app, sock, args.host, args.allow_host, chosen, args.proxy)
     finally:
         if serving is not None:
             serving.close()
 
 
-def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> int:
+def _serve(app: Flask, sock: socket.socket, host: str, allow: list[str],
+           chosen: server.Settings, proxies: int) -> int:
+    debug = chosen.kind == "werkzeug"
     # Only --debug turns debugging on: not FLASK_DEBUG, which Flask reads from the environment.
     app.debug = debug
+    if proxies:
+        # The client's address, scheme and host as the nearest N proxies saw them.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     lan = lan_addresses() if host in ANY_ADDRESS else []
     heard = lan if host in ANY_ADDRESS else [url_host(host)]
     app.config["ALLOWED_HOSTS"] = list(dict.fromkeys(
         [*app.config["ALLOWED_HOSTS"], *heard, *allow]))
     wsgi = DebuggedApplication(app, evalex=True) if debug else app
-    server = make_server(host, port, wsgi, threaded=True, request_handler=RequestHandler)
-    port = server.server_port
+    port = sock.getsockname()[1]
     if app.config.get("DATABASE_THROWAWAY"):
         print("UNO companion: a throwaway database, the scores are not kept once it stops")
     elif app.config["DATABASE_READONLY"]:
@@ -145,14 +162,15 @@ def _serve(app: Flask, host: str, port: int, allow: list[str], debug: bool) -> i
                else "this machine's LAN address on another phone (add it with --allow-host)"))
     else:
         print(f"Open http://{url_host(host)}:{port}/  (add --host 0.0.0.0 for other phones)")
+    if not debug:
+        print(f"Serving with {chosen.kind}: {chosen.workers} process(es) of {chosen.threads} "
+              "threads; Ctrl+C stops it once the requests under way are answered.")
     sys.stdout.flush()
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
+    # Nothing the master opened is shared with the processes it forks (db.ConnectionPool
+    # also checks the process id).
+    with app.app_context():
+        get_pool().close()
+    return server.run(wsgi, sock, chosen)
 
 
 def _unshared(app: Flask) -> list[tuple[int, str]]:

@@ -308,8 +308,15 @@ def throwaway_path() -> str:
     a memory database would be a new, empty one every time.
     """
     folder = tempfile.mkdtemp(prefix="uno-companion-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    atexit.register(_remove_if_mine, folder, os.getpid())
     return os.path.join(folder, "throwaway.sqlite3")
+
+
+def _remove_if_mine(folder: str, owner: int) -> None:
+    # Forked server workers run the exit handlers too: only the process that made the
+    # folder removes it, when it stops (a worker restarted must find the games there).
+    if os.getpid() == owner:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager

@@ -15,6 +15,7 @@ Standard library only. Every socket, pipe and response is closed before it is dr
 
 from __future__ import annotations
 
+import contextlib
 import html
 import http.client
 import os
@@ -258,12 +259,14 @@ class Phone:
     # -- requests --------------------------------------------------------------
 
     def request(self, method: str, path: str, fields: Fields | None = None,
-                barrier: threading.Barrier | None = None) -> Reply:
-        """Send one request on a new connection; with ``barrier``, connect first, wait for
-        the other parties, then send (so that two requests leave at the same moment)."""
+                barrier: threading.Barrier | None = None,
+                extra: Mapping[str, str] | None = None) -> Reply:
+        """Send one request (with the ``extra`` headers) on a new connection; with
+        ``barrier``, connect first, wait for the other parties, then send (so that two
+        requests leave at the same moment)."""
         body = urllib.parse.urlencode(list(fields.items()) if isinstance(fields, Mapping)
                                       else list(fields or []))
-        headers = {"Connection": "close", "Host": f"127.0.0.1:{self.port}"}
+        headers = {"Connection": "close", "Host": f"127.0.0.1:{self.port}", **(extra or {})}
         with self._lock:
             if self.cookies:
                 headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -441,20 +444,23 @@ class ThreadServer:
 class ServerProcess:
     """``python -m companion.cli serve`` on a free port, over one database file."""
 
-    def __init__(self, db: Path, home: Path, secret: str, log: Path):
+    def __init__(self, db: Path, home: Path, secret: str, log: Path, args: Sequence[str] = (),
+                 env: Mapping[str, str] | None = None):
         self.db, self.home, self.secret, self.log = db, home, secret, log
+        self.args, self.env = list(args), dict(env or {})
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
     def start(self) -> ServerProcess:
         """Start the server and wait until it says where it listens."""
+        self.kill()  # one that stopped by itself: its pipe is closed
         env = {**os.environ, "UNO_COMPANION_SECRET_KEY": self.secret,
-               "UNO_COMPANION_HOME": str(self.home), "PYTHONUNBUFFERED": "1"}
+               "UNO_COMPANION_HOME": str(self.home), "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("UNO_COMPANION_DB", None)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-                 "--port", "0", "--db", str(self.db)],
+                 "--port", "0", "--db", str(self.db), *self.args],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log)
         assert self.process.stdout is not None
         out = b""
@@ -471,15 +477,30 @@ class ServerProcess:
         return self
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown, no cleanup, as when a phone's battery dies."""
+        """SIGKILL: no shutdown, no cleanup, as when a phone's battery dies (every process:
+        the server's workers are its children)."""
         if self.process is None:
             return
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+            workers = children(self.process.pid)
+            self.process.send_signal(signal.SIGKILL)  # first, so that it starts no new worker
+            for child in workers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
         self.process.wait(timeout=TIMEOUT)
         assert self.process.stdout is not None
         self.process.stdout.close()
         self.process = None
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Ask the server to stop (SIGTERM, or SIGINT as Ctrl+C sends); its exit status."""
+        assert self.process is not None
+        self.process.send_signal(sig)
+        try:
+            status = self.process.wait(timeout=TIMEOUT)
+        finally:
+            self.kill()
+        return status
 
     def log_tail(self, chars: int = 3000) -> str:
         """The end of the server's error log (Werkzeug's request lines and any traceback)."""
@@ -495,3 +516,12 @@ class ServerProcess:
             error = next((ln for ln in lines if not ln.startswith((" ", "\t"))), "?")
             found.append(error.strip())
         return found
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc; none found elsewhere)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]

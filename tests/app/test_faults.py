@@ -13,11 +13,11 @@ import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from flask import Flask
 from werkzeug.debug import DebuggedApplication
-from werkzeug.serving import BaseWSGIServer
 
 from companion import cli, create_app, db
 from companion.errors import StartupError
@@ -35,10 +35,16 @@ def no_site_settings(monkeypatch):
 
 @pytest.fixture
 def served(monkeypatch):
-    """`uno-companion serve` runs up to serving and returns: the servers it would have run."""
-    servers: list[BaseWSGIServer] = []
-    monkeypatch.setattr(BaseWSGIServer, "serve_forever",
-                        lambda self, poll_interval=0.5: servers.append(self))
+    """`uno-companion serve` runs up to serving and returns: the servers it would have run
+    (each with the WSGI ``app`` it would have served)."""
+    servers: list[SimpleNamespace] = []
+
+    def run(app, sock, chosen):
+        sock.close()
+        servers.append(SimpleNamespace(app=app, settings=chosen))
+        return 0
+
+    monkeypatch.setattr(cli.server, "run", run)
     return servers
 
 
