@@ -441,6 +441,15 @@ class ThreadServer:
         self.server.server_close()
 
 
+def alive(pid: int) -> bool:
+    """Whether the process still runs (a zombie has let go of its files: not alive)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+
+
 class ServerProcess:
     """``python -m companion.cli serve`` on a free port, over one database file."""
 
@@ -487,6 +496,11 @@ class ServerProcess:
             for child in workers:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(child, signal.SIGKILL)
+            # The workers are not ours to wait for; until each is gone it still holds the
+            # files the master opened (the database, the serving lock).
+            deadline = time.monotonic() + TIMEOUT
+            while any(alive(child) for child in workers) and time.monotonic() < deadline:
+                time.sleep(0.01)
         self.process.wait(timeout=TIMEOUT)
         assert self.process.stdout is not None
         self.process.stdout.close()
