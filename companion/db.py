@@ -263,6 +263,34 @@ def drafts_per_phone(db: sqlite_utils.Database) -> None:
     db.table("submissions").add_column("digest", str)
 
 
+@migrations()
+def add_checkpoints(db: sqlite_utils.Database) -> None:
+    """Each game's standings as last scored, so that no page or write rescores every hand
+    (companion/store.py, docs/decisions.md): the engine's standings (JSON), what stops the
+    history from scoring (null: nothing), the number of live hands and the last one, the
+    game's version it was written at and the app's version that scored it.
+
+    The database itself drops a game's checkpoint whenever what it was scored from
+    changes (a hand, a holding, a seat, a scoring setting), by the app or not: a
+    checkpoint that is there is never stale, and a game without one is rescored.
+    """
+    db.table("checkpoints").create(
+        {"game_id": int, "standings": str, "problem": str, "hands": int, "last_hand": int,
+         "version": int, "scored_by": str},
+        pk="game_id", not_null={"standings", "hands", "version", "scored_by"},
+    )
+    drop = "delete from checkpoints where game_id = {};"
+    for table, game in (("hands", "{row}.game_id"),
+                        ("players", "{row}.game_id"),
+                        ("holdings", "(select game_id from hands where id = {row}.hand_id)")):
+        for event, row in (("insert", "new"), ("update", "new"), ("delete", "old")):
+            db.execute(f"create trigger {table}_{event}_drops_checkpoint after {event} on "
+                       f"{table} begin {drop.format(game.format(row=row))} end")
+    scoring = "variant, mode, target, options, start_totals"
+    db.execute(f"create trigger games_update_drops_checkpoint after update of {scoring} "
+               f"on games begin {drop.format('new.id')} end")
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

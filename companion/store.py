@@ -1,8 +1,11 @@
 """Games and hands as rows: reading them into records and writing them atomically.
 
-Standings are never stored: they are recomputed from the hands by the engine's
-scoring layer, so an edit or a deletion anywhere in the history is simply a
-change of rows.
+Standings are derived from the hands by the engine's scoring layer, so an edit or a
+deletion anywhere in the history is simply a change of rows. Each game keeps a
+checkpoint of them, written with every change (a new hand: one hand scored on top;
+anything else: the hands rescored) and dropped by the database when the rows it was
+scored from change; so loading a game, and saving a hand, read a few rows whatever
+its history (docs/decisions.md).
 
 Every write happens inside :func:`changing` (or :func:`create_game`): one
 ``BEGIN IMMEDIATE`` transaction that loads the game as it is now, refuses a form
@@ -19,9 +22,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
+from importlib import metadata
 from typing import Any
 
 import sqlite_utils
@@ -105,6 +109,7 @@ class Hand:
     created_at: str
     #: Why the stored hand cannot be read as entered (a manual edit, an older bug), if so.
     problem: str | None = None
+    game_id: int = 0
 
     def outcome(self) -> HandOutcome:
         """The hand as the scoring layer reads it."""
@@ -127,7 +132,8 @@ class GameSetup:
 
 @dataclass(frozen=True, kw_only=True)
 class GameRecord(GameSetup):
-    """A game with its seats and live hands, as stored."""
+    """A game with its seats and standings, as stored: its hands are read apart, only
+    those a page shows (:func:`load_hand`, :func:`history_page`)."""
 
     id: int
     play_on: bool
@@ -135,41 +141,28 @@ class GameRecord(GameSetup):
     created_at: str
     deleted_at: str | None
     rematch_of: int | None
-    hands: tuple[Hand, ...] = field(default=())
     #: Bumped by every change; a form names the version it was made from.
     version: int = 0
-
-    @cached_property
-    def _scored(self) -> tuple[Standings, str | None]:
-        # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
-        # manual edit) stops the count there instead of making the game unreadable.
-        standings = engine.new_standings(self.mode, len(self.players), self.target,
-                                         totals=self.start_totals)
-        for hand in self.hands:
-            if hand.problem:
-                return standings, f"Hand {hand.number} cannot be read: {hand.problem}"
-            try:
-                standings = engine.score_hand(standings, hand.outcome())
-            except engine.ScoringError as exc:
-                return standings, f"Hand {hand.number} cannot be scored: {exc}"
-        if self.ended and not standings.finished:
-            standings = engine.end_game(standings)
-        return standings, None
+    #: The standings of the live hands as scored (an ended tally's winners aside), up to
+    #: the first hand that cannot be scored.
+    scored: Standings
+    #: What stops the history from being scored, if anything: the table must fix it first.
+    problem: str | None = None
+    #: How many live hands the game has, and the latest (the one "undo" takes back).
+    hand_count: int = 0
+    last_hand: Hand | None = None
 
     @property
     def standings(self) -> Standings:
-        """Totals, eliminations and winners, recomputed from the hands (up to a broken one)."""
-        return self._scored[0]
-
-    @property
-    def problem(self) -> str | None:
-        """What stops the history from being scored, if anything: the table must fix it first."""
-        return self._scored[1]
+        """Totals, eliminations and winners of the hands (up to a broken one)."""
+        if self.ended and not self.problem and not self.scored.finished:
+            return engine.end_game(self.scored)
+        return self.scored
 
     @property
     def ended(self) -> bool:
         """True when the table ended an open tally (and it still has hands to decide it)."""
-        return self.ended_at is not None and bool(self.hands)
+        return self.ended_at is not None and self.hand_count > 0
 
     @property
     def finished(self) -> bool:
@@ -196,30 +189,86 @@ class GameRecord(GameSetup):
         """Seat dealing the next hand (the engine's rule: clockwise, skipping the eliminated)."""
         return self.standings.next_dealer(self.dealer)
 
-    def before(self, hand: Hand | None) -> GameRecord:
-        """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
-        return self if hand is None else replace(self, hands=self.hands[: hand.number - 1])
 
-    def hand(self, hand_id: int) -> Hand | None:
-        """The live hand with this id."""
-        return next((h for h in self.hands if h.id == hand_id), None)
+def _score(setup: GameSetup, hands: Iterable[Hand]) -> tuple[Standings, str | None]:
+    """The hands' standings, and what stops them from being scored, if anything."""
+    # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
+    # manual edit) stops the count there instead of making the game unreadable.
+    standings = engine.new_standings(setup.mode, len(setup.players), setup.target,
+                                     totals=setup.start_totals)
+    for hand in hands:
+        if hand.problem:
+            return standings, f"Hand {hand.number} cannot be read: {hand.problem}"
+        try:
+            standings = engine.score_hand(standings, hand.outcome())
+        except engine.ScoringError as exc:
+            return standings, f"Hand {hand.number} cannot be scored: {exc}"
+    return standings, None
 
-    def outcomes_with(self, hand: Hand | None, outcome: HandOutcome) -> list[HandOutcome]:
-        """Every hand's outcome, with ``outcome`` in place of ``hand`` (None: added at the end)."""
-        outcomes = [h.outcome() for h in self.hands]
-        if hand is None:
-            outcomes.append(outcome)
-        else:
-            outcomes[hand.number - 1] = outcome
-        return outcomes
 
-    def score_with(self, hand: Hand | None, outcome: HandOutcome) -> Standings:
-        """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
-        if hand is None and not self.problem:
-            return engine.score_hand(self.standings, outcome)  # one more hand: no rescoring
-        return engine.score_game(self.mode, len(self.players),
-                                 self.outcomes_with(hand, outcome), self.target,
-                                 totals=self.start_totals)
+def _with_hands(game: GameRecord, hands: tuple[Hand, ...]) -> GameRecord:
+    """``game`` as these hands (its live ones, or the first of them) score it."""
+    scored, problem = _score(game, hands)
+    return replace(game, scored=scored, problem=problem, hand_count=len(hands),
+                   last_hand=hands[-1] if hands else None)
+
+
+def load_hands(db: sqlite_utils.Database, game: GameRecord) -> tuple[Hand, ...]:
+    """Every live hand of the game, in order: for the rare change that rescores them."""
+    hands = _read_hands(db, game, "game_id = ? and deleted_at is null", [game.id])
+    return tuple(replace(h, number=n) for n, h in enumerate(hands, 1))
+
+
+def load_hand(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> Hand | None:
+    """The live hand with this id, numbered as the table counts it."""
+    hands = _read_hands(db, game, "id = ? and game_id = ? and deleted_at is null",
+                        [hand_id, game.id])
+    if not hands:
+        return None
+    row = db.execute("select count(*) from hands where game_id = ? and deleted_at is null "
+                     "and id < ?", [game.id, hand_id]).fetchone()
+    return replace(hands[0], number=int(row[0]) + 1)
+
+
+def hand_numbered(db: sqlite_utils.Database, game: GameRecord, number: int) -> Hand | None:
+    """The live hand with this number, if the game has that many."""
+    rows = db.execute("select id from hands where game_id = ? and deleted_at is null "
+                      "order by id limit 1 offset ?", [game.id, number - 1]).fetchall()
+    return load_hand(db, game, rows[0][0]) if rows and number >= 1 else None
+
+
+def before(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None) -> GameRecord:
+    """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
+    if hand is None:
+        return game
+    return _with_hands(game, load_hands(db, game)[: hand.number - 1])
+
+
+def score_with(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None,
+               outcome: HandOutcome) -> Standings:
+    """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
+    if hand is None and not game.problem:
+        return engine.score_hand(game.scored, outcome)  # one more hand: no rescoring
+    outcomes = [h.outcome() for h in load_hands(db, game)]
+    if hand is None:
+        outcomes.append(outcome)
+    else:
+        outcomes[hand.number - 1] = outcome
+    return engine.score_game(game.mode, len(game.players), outcomes, game.target,
+                             totals=game.start_totals)
+
+
+def history_page(db: sqlite_utils.Database, game: GameRecord, page: int,
+                 size: int) -> list[tuple[Hand, engine.HandScore | None]]:
+    """One page of the live hands, newest first, each with what it scored (None: not
+    scored, the history being broken at or before it)."""
+    # What a hand scored depends on every hand before it (who was still in): the
+    # history is scored whole here, a page is read only when asked for.
+    hands = load_hands(db, game)
+    newest = len(hands) - (page - 1) * size
+    shown = hands[max(0, newest - size):max(0, newest)][::-1]
+    scored, _ = _score(game, hands)
+    return [(h, scored.score_of(h.number)) for h in shown]
 
 
 # -- reading -------------------------------------------------------------
@@ -230,7 +279,7 @@ class GameCache:
 
     Every change bumps a game's version, so an entry is used only while the stored
     game is exactly what it was loaded from: a game's pages then cost the same
-    whatever its history, and the history is read and scored once per change.
+    whatever its history.
     """
 
     def __init__(self, size: int = 128):
@@ -288,8 +337,21 @@ def _load_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]],
     return [g for g in (found.get(r["id"]) for r in game_rows) if g is not None]
 
 
+#: What scored a checkpoint: one scored by another version of the app (whose rules or
+#: point values may differ) is not used, the hands are rescored.
+def _scored_by() -> str:
+    try:
+        return metadata.version("uno-companion")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+SCORED_BY = _scored_by()
+
+
 def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> list[GameRecord]:
-    # Four queries whatever the number of games: no query per game or hand.
+    # A few queries whatever the number of games and hands: each game's checkpoint and
+    # last hand; only a game without a checkpoint has all its hands read and scored.
     settings = {r["id"]: read for r in game_rows if (read := _settings(r)) is not None}
     rows = [r for r in game_rows if r["id"] in settings]
     if not rows:
@@ -299,38 +361,76 @@ def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> l
     players: dict[int, list[str]] = {i: [] for i in ids}
     for p in db.table("players").rows_where(f"game_id in ({marks})", ids, order_by="game_id, seat"):
         players[p["game_id"]].append(p["name"])
-    hand_rows = list(db.table("hands").rows_where(
-        f"game_id in ({marks}) and deleted_at is null", ids, order_by="id"))
+    games: dict[int, GameRecord] = {}
+    for r in rows:
+        try:
+            games[r["id"]] = _record(r, settings[r["id"]], tuple(players[r["id"]]))
+        except engine.ScoringError:  # settings the engine refuses (a manual edit): left out
+            continue
+    ids = list(games)
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    checkpoints = {c["game_id"]: c for c in db.table("checkpoints").rows_where(
+        f"game_id in ({marks}) and scored_by = ?", [*ids, SCORED_BY])}
+    last = [c["last_hand"] for c in checkpoints.values() if c["last_hand"]]
+    last_hands = {h.id: h for h in _read_hands(db, games, f"id in ({','.join('?' * len(last))})",
+                                               last)} if last else {}
+    unscored = [i for i in ids if i not in checkpoints]
+    all_hands: dict[int, list[Hand]] = {i: [] for i in unscored}
+    if unscored:
+        for h in _read_hands(db, games, f"game_id in ({','.join('?' * len(unscored))}) "
+                             "and deleted_at is null", unscored):
+            all_hands[h.game_id].append(replace(h, number=len(all_hands[h.game_id]) + 1))
+    records = []
+    for game_id, game in games.items():
+        c = checkpoints.get(game_id)
+        if c is None:
+            records.append(_with_hands(game, tuple(all_hands[game_id])))
+            continue
+        hand = last_hands.get(c["last_hand"])
+        records.append(replace(
+            game, scored=Standings.from_dict(json.loads(c["standings"])), problem=c["problem"],
+            hand_count=c["hands"], last_hand=hand and replace(hand, number=c["hands"])))
+    return records
+
+
+def _record(row: dict[str, Any], settings: tuple[type[engine.Game], ScoringMode, TableOptions],
+            players: tuple[str, ...]) -> GameRecord:
+    """A game as its row says, before any hand is scored."""
+    variant, mode, options = settings
+    start = _start_totals(row)
+    return GameRecord(
+        id=row["id"], variant=variant, mode=mode, target=row["target"], options=options,
+        players=players, dealer=row["dealer"], play_on=bool(row["play_on"]),
+        ended_at=row["ended_at"], created_at=row["created_at"], deleted_at=row["deleted_at"],
+        rematch_of=row["rematch_of"], version=row["version"], start_totals=start,
+        scored=engine.new_standings(mode, len(players), row["target"], totals=start))
+
+
+def _read_hands(db: sqlite_utils.Database, games: Mapping[int, GameRecord] | GameRecord,
+                where: str, args: list[Any]) -> list[Hand]:
+    """The hands these rows are (numbered 0: the caller counts), with what was held."""
+    hand_rows = list(db.table("hands").rows_where(where, args, order_by="id"))
     holdings: dict[int, list[dict[str, Any]]] = {h["id"]: [] for h in hand_rows}
     if hand_rows:
-        hand_ids = [h["id"] for h in hand_rows]
-        hmarks = ",".join("?" * len(hand_ids))
-        for row in db.table("holdings").rows_where(f"hand_id in ({hmarks})", hand_ids, order_by="seat"):
+        marks = ",".join("?" * len(hand_rows))
+        for row in db.table("holdings").rows_where(f"hand_id in ({marks})", list(holdings),
+                                                   order_by="seat"):
             holdings[row["hand_id"]].append(row)
-    hands: dict[int, list[Hand]] = {i: [] for i in ids}
+    hands = []
     for h in hand_rows:
-        variant, _, options = settings[h["game_id"]]
+        game = games if isinstance(games, GameRecord) else games[h["game_id"]]
         held: dict[int, Holding] = {}
         problem = None
         for row in holdings[h["id"]]:
             try:
-                held[row["seat"]] = _holding(row, variant, options)
+                held[row["seat"]] = _holding(row, game.variant, game.options)
             except (engine.CardError, ValueError) as exc:
                 problem = f"the cards stored for seat {row['seat'] + 1} are not cards ({exc})"
-        number = len(hands[h["game_id"]]) + 1
-        hands[h["game_id"]].append(
-            Hand(h["id"], number, h["went_out"], held, h["created_at"], problem))
-    games = []
-    for r in rows:
-        variant, mode, options = settings[r["id"]]
-        games.append(GameRecord(
-            id=r["id"], variant=variant, mode=mode, target=r["target"], options=options,
-            players=tuple(players[r["id"]]), dealer=r["dealer"], play_on=bool(r["play_on"]),
-            ended_at=r["ended_at"], created_at=r["created_at"], deleted_at=r["deleted_at"],
-            rematch_of=r["rematch_of"], hands=tuple(hands[r["id"]]), version=r["version"],
-            start_totals=_start_totals(r),
-        ))
-    return games
+        hands.append(Hand(h["id"], 0, h["went_out"], held, h["created_at"], problem,
+                          game_id=h["game_id"]))
+    return hands
 
 
 def _settings(row: dict[str, Any]) -> tuple[type[engine.Game], ScoringMode, TableOptions] | None:
@@ -400,6 +500,10 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
         changed = load_game(db, game_id)
         if changed is not None and changed.version != game.version:
             _list_as(db, changed)
+            # The database dropped the checkpoint if the change was one a new hand's
+            # (which writes its own) is not: the hands were just rescored, keep that.
+            if not _has_checkpoint(db, game_id):
+                _keep_checkpoint(db, changed)
         else:
             changed = None
     # Only a committed state may be cached: a rolled-back one would be served later.
@@ -414,6 +518,22 @@ def fill_listing_state(db: sqlite_utils.Database) -> None:
             game = load_game(db, row["id"])
             db.table("games").update(row["id"], {"in_progress": int(
                 game is None or game.accepts_hands or game.problem is not None)})
+
+
+def _has_checkpoint(db: sqlite_utils.Database, game_id: int) -> bool:
+    return db.execute("select 1 from checkpoints where game_id = ? and scored_by = ?",
+                      [game_id, SCORED_BY]).fetchone() is not None
+
+
+def _keep_checkpoint(db: sqlite_utils.Database, game: GameRecord) -> None:
+    """Store ``game``'s standings as scored (inside the write's transaction), so that no
+    process needs to rescore its hands (db.add_checkpoints, docs/decisions.md)."""
+    version = db.execute("select version from games where id = ?", [game.id]).fetchone()[0]
+    db.table("checkpoints").upsert({
+        "game_id": game.id, "standings": json.dumps(game.scored.to_dict()),
+        "problem": game.problem, "hands": game.hand_count,
+        "last_hand": game.last_hand.id if game.last_hand else None, "version": version,
+        "scored_by": SCORED_BY}, pk="game_id")
 
 
 def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
@@ -490,13 +610,20 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     holdings = list(holdings)
     if not game.accepts_hands:
         raise ConflictError("This game is over: no more hands can be recorded.", game.id)
-    engine.score_hand(game.standings, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
+    outcome = HandOutcome(went_out, {h.seat: h.points for h in holdings})
+    scored = engine.score_hand(game.scored, outcome)
+    stamp = now()
     hand_id = _inserted(db.table("hands").insert({
-        "game_id": game.id, "went_out": went_out, "created_at": now(),
+        "game_id": game.id, "went_out": went_out, "created_at": stamp,
     }))
     _insert_holdings(db, hand_id, holdings)
     _touch(db, game)
     _forget_draft(db, game.id, 0, device)
+    # One hand scored on top of the last checkpoint: a save costs the same at any length.
+    number = game.hand_count + 1
+    hand = Hand(hand_id, number, went_out, {h.seat: h for h in holdings}, stamp,
+                game_id=game.id)
+    _keep_checkpoint(db, replace(game, scored=scored, hand_count=number, last_hand=hand))
     return hand_id
 
 
@@ -504,7 +631,7 @@ def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_ou
                 holdings: Iterable[Holding], device: str = "") -> None:
     """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
-    game.score_with(hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
+    score_with(db, game, hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     db.table("hands").update(hand.id, {"went_out": went_out})
     db.table("holdings").delete_where("hand_id = ?", [hand.id])
     _insert_holdings(db, hand.id, holdings)
@@ -520,20 +647,22 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     UNO player brought back into hands that were played without them. Deleting is
     always allowed, so a hand that breaks the history can be taken out.
     """
-    rows = {r["id"]: r for r in db.table("hands").rows_where("game_id = ?", [game.id], order_by="id")}
-    if hand_id not in rows:
+    row = next(db.table("hands").rows_where("id = ? and game_id = ?", [hand_id, game.id],
+                                            select="deleted_at"), None)
+    if row is None:
         raise NoSuchGame("There is no such hand in this game.")
-    if (rows[hand_id]["deleted_at"] is not None) == deleted:
+    if (row["deleted_at"] is not None) == deleted:
         raise ConflictError("That hand was already deleted: nothing more was changed." if deleted
                             else "That hand is already back in the game.", game.id)
     if not deleted:
         db.table("hands").update(hand_id, {"deleted_at": None})
-        restored = load_game(db, game.id)
+        restored = load_game(db, game.id)  # rescored: the database dropped the checkpoint
         if restored is None or restored.problem:
             raise ConflictError(
                 "That would leave hands that cannot be scored any more "
                 f"({restored.problem if restored else 'no game'}). "
                 "Change or delete the later hands first.", game.id)
+        _keep_checkpoint(db, restored)
     else:
         db.table("hands").update(hand_id, {"deleted_at": now()})
     _touch(db, game)
@@ -559,7 +688,7 @@ def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = Tru
         raise ConflictError("This game ends when someone reaches its target.", game.id)
     if ended and game.finished:
         raise ConflictError("This game is already over.", game.id)
-    if ended and not game.hands:
+    if ended and not game.hand_count:
         raise ConflictError("Play at least one hand before ending the game.", game.id)
     if ended and game.problem:
         raise ConflictError(game.problem, game.id)
