@@ -61,6 +61,7 @@ def build_history(path: str, games: int, hands: int, seed: int) -> int:
 
     Hands are written as the app stores them (a hand row, a holdings row per opponent),
     in bulk: recording 1,000 hands one by one through the forms would take minutes.
+    The target is out of reach even after 30,000 hands (bench/write.py): the game goes on.
     """
     rng = random.Random(seed)
     db = open_db(path)
@@ -69,7 +70,7 @@ def build_history(path: str, games: int, hands: int, seed: int) -> int:
     big = 0
     for _ in range(games):
         game_id = store.create_game(db, store.GameSetup(
-            variant=classic, mode=engine.ScoringMode.LOWEST_WINS, target=10**6,
+            variant=classic, mode=engine.ScoringMode.LOWEST_WINS, target=10**9,
             options=classic.default_options(), players=("Ann", "Bob", "Cy", "Dee"), dealer=0),
             keeper=DEVICE)
         big = big or game_id

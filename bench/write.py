@@ -1,0 +1,99 @@
+"""What a write and the scoreboard cost in a long game, as a server process without it
+in its cache sees them (issue 18: "the cost of a write is flat in the game's history").
+
+For a game of few hands and one of many (built in bulk, as bench/app.py builds its
+history) it times, through Flask's test client and with the app's cache of games
+emptied before every request (another gunicorn worker, or a restart):
+
+- saving a new hand (the reviewed form posted: the write and its transaction);
+- the scoreboard page.
+
+It prints the median milliseconds of each and the ratio long/short; the goal is within
+2x. The first save after the bulk load is printed apart ("first"): the game has no
+checkpoint of its standings yet, so that one scores every hand, as after an upgrade.
+
+    python bench/write.py [--hands 10 30000] [--repeat 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# Run as a script, this folder comes first on sys.path, and bench/engine.py would
+# shadow the engine package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+
+from companion import create_app, store  # noqa: E402
+
+GOAL = 2.0
+
+_spec = importlib.util.spec_from_file_location("bench_app", HERE / "app.py")
+assert _spec and _spec.loader
+bench_app = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_app)
+
+
+def save_form(client, game_id: int) -> dict[str, str]:
+    """A complete new hand's form, as the review page posts it (fresh key and version)."""
+    picker = client.get(f"/games/{game_id}/hands/new?out=0").get_data(as_text=True)
+    found = {k: re.search(rf'name="{k}" value="([^"]+)"', picker).group(1)  # type: ignore[union-attr]
+             for k in ("csrf_token", "entry", "version")}
+    return {**found, "out": "0", "cards-1": "red-7 red-7", "cards-2": "wild", "pts-3": "12",
+            "hand_id": "0"}
+
+
+def measure(hands: int, repeat: int) -> dict[str, float]:
+    """Milliseconds of a save and of the scoreboard in a game of ``hands`` hands, cold cache."""
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else None))
+    path = str(folder / "bench.sqlite3")
+    app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
+    game_id = bench_app.build_history(path, 1, hands, seed=1)
+    client = bench_app.phone(app)
+
+    def cold(method: str, url: str, status: int, **kwargs: object) -> float:
+        app.extensions["uno_games"] = store.GameCache()  # as a worker that never saw the game
+        start = time.perf_counter()
+        response = getattr(client, method)(url, **kwargs)
+        took = time.perf_counter() - start
+        assert response.status_code == status, (url, response.status_code)
+        return took * 1000
+
+    figures = {"first save": cold("post", f"/games/{game_id}/hands", 303,
+                                  data=save_form(client, game_id))}
+    saves, boards = [], []
+    for _ in range(repeat):
+        form = save_form(client, game_id)
+        saves.append(cold("post", f"/games/{game_id}/hands", 303, data=form))
+        boards.append(cold("get", f"/games/{game_id}", 200))
+    figures["save"] = statistics.median(saves)
+    figures["scoreboard"] = statistics.median(boards)
+    return figures
+
+
+def main() -> None:
+    """Measure both sizes and print the table and the ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, nargs=2, default=[10, 30_000])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    short, long = (measure(n, args.repeat) for n in args.hands)
+    print(f"{'empty cache, ms':20} {args.hands[0]:>10} hands {args.hands[1]:>10} hands "
+          f"{'ratio':>8}")
+    for what in ("first save", "save", "scoreboard"):
+        ratio = long[what] / short[what]
+        print(f"{what:20} {short[what]:16.2f} {long[what]:16.2f} {ratio:8.2f}")
+    worst = max(long[w] / short[w] for w in ("save", "scoreboard"))
+    print(f"\nworst ratio: {worst:.2f} (goal: within {GOAL:.0f}x)")
+
+
+if __name__ == "__main__":
+    main()
