@@ -190,12 +190,56 @@ class GameRecord(GameSetup):
         return self.standings.next_dealer(self.dealer)
 
 
-def _score(setup: GameSetup, hands: Iterable[Hand]) -> tuple[Standings, str | None]:
-    """The hands' standings, and what stops them from being scored, if anything."""
+#: Besides the latest, a checkpoint is kept every this many hands: undoing, changing a
+#: recent hand or showing a page of the history scores at most this many hands again.
+CHECKPOINT_EVERY = 100
+
+
+@dataclass(frozen=True)
+class _Checkpoint:
+    """Where scoring starts: a stored checkpoint, or the game's start."""
+
+    scored: Standings
+    problem: str | None
+    #: How many live hands it counts, and the id of the last of them (0: none).
+    hands: int = 0
+    last_hand: int = 0
+
+
+def _start(game: GameRecord) -> _Checkpoint:
+    return _Checkpoint(engine.new_standings(game.mode, len(game.players), game.target,
+                                            totals=game.start_totals), None)
+
+
+def _checkpoint(game: GameRecord, row: Mapping[str, Any] | None) -> _Checkpoint:
+    if row is None:
+        return _start(game)
+    return _Checkpoint(Standings.from_dict(json.loads(row["standings"])), row["problem"],
+                       row["hands"], row["last_hand"] or 0)
+
+
+def _checkpoint_before(db: sqlite_utils.Database, game: GameRecord, number: int) -> _Checkpoint:
+    """The latest checkpoint counting at most ``number`` hands (else the game's start)."""
+    return _checkpoint(game, next(db.table("checkpoints").rows_where(
+        "game_id = ? and scored_by = ? and hands <= ?", [game.id, SCORED_BY, number],
+        order_by="hands desc", limit=1), None))
+
+
+def _hands_from(db: sqlite_utils.Database, game: GameRecord, start: _Checkpoint,
+                upto: int | None = None) -> list[Hand]:
+    """The live hands after ``start`` (up to number ``upto``), numbered; its own last
+    hand first, if it has one."""
+    first = start.hands if start.last_hand else start.hands + 1
+    hands = _read_hands(db, game, "game_id = ? and deleted_at is null and id >= ?",
+                        [game.id, start.last_hand],
+                        limit=None if upto is None else max(0, upto - first + 1))
+    return [replace(h, number=n) for n, h in enumerate(hands, first)]
+
+
+def _score_on(standings: Standings, hands: Iterable[Hand]) -> tuple[Standings, str | None]:
+    """``standings`` after these hands, and what stops them from being scored, if anything."""
     # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
     # manual edit) stops the count there instead of making the game unreadable.
-    standings = engine.new_standings(setup.mode, len(setup.players), setup.target,
-                                     totals=setup.start_totals)
     for hand in hands:
         if hand.problem:
             return standings, f"Hand {hand.number} cannot be read: {hand.problem}"
@@ -206,17 +250,14 @@ def _score(setup: GameSetup, hands: Iterable[Hand]) -> tuple[Standings, str | No
     return standings, None
 
 
-def _with_hands(game: GameRecord, hands: tuple[Hand, ...]) -> GameRecord:
-    """``game`` as these hands (its live ones, or the first of them) score it."""
-    scored, problem = _score(game, hands)
-    return replace(game, scored=scored, problem=problem, hand_count=len(hands),
+def _replay(game: GameRecord, start: _Checkpoint, hands: list[Hand]) -> GameRecord:
+    """``game`` as ``start`` and the hands after it (:func:`_hands_from`) score it."""
+    new = [h for h in hands if h.number > start.hands]
+    scored, problem = start.scored, start.problem
+    if problem is None:
+        scored, problem = _score_on(scored, new)
+    return replace(game, scored=scored, problem=problem, hand_count=start.hands + len(new),
                    last_hand=hands[-1] if hands else None)
-
-
-def load_hands(db: sqlite_utils.Database, game: GameRecord) -> tuple[Hand, ...]:
-    """Every live hand of the game, in order: for the rare change that rescores them."""
-    hands = _read_hands(db, game, "game_id = ? and deleted_at is null", [game.id])
-    return tuple(replace(h, number=n) for n, h in enumerate(hands, 1))
 
 
 def load_hand(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> Hand | None:
@@ -241,7 +282,8 @@ def before(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None) -> Ga
     """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
     if hand is None:
         return game
-    return _with_hands(game, load_hands(db, game)[: hand.number - 1])
+    start = _checkpoint_before(db, game, hand.number - 1)
+    return _replay(game, start, _hands_from(db, game, start, upto=hand.number - 1))
 
 
 def score_with(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None,
@@ -249,26 +291,36 @@ def score_with(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None,
     """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
     if hand is None and not game.problem:
         return engine.score_hand(game.scored, outcome)  # one more hand: no rescoring
-    outcomes = [h.outcome() for h in load_hands(db, game)]
+    number = hand.number if hand else game.hand_count + 1
+    start = _checkpoint_before(db, game, number - 1)
+    if start.problem:  # broken before: the hands say why, as they are scored again
+        start = _start(game)
+    outcomes = [outcome if h.number == number else h.outcome()
+                for h in _hands_from(db, game, start) if h.number > start.hands]
     if hand is None:
         outcomes.append(outcome)
-    else:
-        outcomes[hand.number - 1] = outcome
-    return engine.score_game(game.mode, len(game.players), outcomes, game.target,
-                             totals=game.start_totals)
+    standings = start.scored
+    for each in outcomes:
+        standings = engine.score_hand(standings, each)
+    return standings
 
 
 def history_page(db: sqlite_utils.Database, game: GameRecord, page: int,
                  size: int) -> list[tuple[Hand, engine.HandScore | None]]:
     """One page of the live hands, newest first, each with what it scored (None: not
     scored, the history being broken at or before it)."""
-    # What a hand scored depends on every hand before it (who was still in): the
-    # history is scored whole here, a page is read only when asked for.
-    hands = load_hands(db, game)
-    newest = len(hands) - (page - 1) * size
-    shown = hands[max(0, newest - size):max(0, newest)][::-1]
-    scored, _ = _score(game, hands)
-    return [(h, scored.score_of(h.number)) for h in shown]
+    newest = game.hand_count - (page - 1) * size
+    oldest = max(1, newest - size + 1)
+    if newest < 1:
+        return []
+    # What a hand scored depends on the hands before it (who was still in): scored from
+    # the checkpoint before the page, not from the first hand.
+    start = _checkpoint_before(db, game, oldest - 1)
+    hands = [h for h in _hands_from(db, game, start, upto=newest) if h.number > start.hands]
+    scored = None if start.problem else _score_on(start.scored, hands)[0]
+    return [(h, scored.score_of(h.number) if scored else None)
+            for h in reversed(hands) if h.number >= oldest]
+
 
 
 # -- reading -------------------------------------------------------------
@@ -337,9 +389,9 @@ def _load_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]],
     return [g for g in (found.get(r["id"]) for r in game_rows) if g is not None]
 
 
-#: What scored a checkpoint: one scored by another version of the app (whose rules or
-#: point values may differ) is not used, the hands are rescored.
 def _scored_by() -> str:
+    """What scores a checkpoint: one scored by another version of the app (whose rules
+    or point values may differ) is not used, the hands are scored again."""
     try:
         return metadata.version("uno-companion")
     except metadata.PackageNotFoundError:  # run from a checkout that was never installed
@@ -350,8 +402,8 @@ SCORED_BY = _scored_by()
 
 
 def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> list[GameRecord]:
-    # A few queries whatever the number of games and hands: each game's checkpoint and
-    # last hand; only a game without a checkpoint has all its hands read and scored.
+    # A few queries whatever the number of games and hands: each game's latest
+    # checkpoint and the hands after it (usually only its last hand), scored on top.
     settings = {r["id"]: read for r in game_rows if (read := _settings(r)) is not None}
     rows = [r for r in game_rows if r["id"] in settings]
     if not rows:
@@ -367,31 +419,25 @@ def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> l
             games[r["id"]] = _record(r, settings[r["id"]], tuple(players[r["id"]]))
         except engine.ScoringError:  # settings the engine refuses (a manual edit): left out
             continue
-    ids = list(games)
-    if not ids:
+    if not games:
         return []
-    marks = ",".join("?" * len(ids))
-    checkpoints = {c["game_id"]: c for c in db.table("checkpoints").rows_where(
-        f"game_id in ({marks}) and scored_by = ?", [*ids, SCORED_BY])}
-    last = [c["last_hand"] for c in checkpoints.values() if c["last_hand"]]
-    last_hands = {h.id: h for h in _read_hands(db, games, f"id in ({','.join('?' * len(last))})",
-                                               last)} if last else {}
-    unscored = [i for i in ids if i not in checkpoints]
-    all_hands: dict[int, list[Hand]] = {i: [] for i in unscored}
-    if unscored:
-        for h in _read_hands(db, games, f"game_id in ({','.join('?' * len(unscored))}) "
-                             "and deleted_at is null", unscored):
-            all_hands[h.game_id].append(replace(h, number=len(all_hands[h.game_id]) + 1))
+    marks = ",".join("?" * len(games))
+    latest = {c["game_id"]: c for c in db.query(
+        f"select * from checkpoints c where game_id in ({marks}) and scored_by = ? and "
+        "hands = (select max(hands) from checkpoints where game_id = c.game_id and "
+        "scored_by = c.scored_by)", [*games, SCORED_BY])}
+    starts = {i: _checkpoint(g, latest.get(i)) for i, g in games.items()}
+    each = "select id from hands where game_id = ? and deleted_at is null and id >= ?"
+    after = " union all ".join([each] * len(games))
+    hands: dict[int, list[Hand]] = {i: [] for i in games}
+    for hand in _read_hands(db, games, f"id in ({after})",
+                            [a for i, s in starts.items() for a in (i, s.last_hand)]):
+        hands[hand.game_id].append(hand)
     records = []
-    for game_id, game in games.items():
-        c = checkpoints.get(game_id)
-        if c is None:
-            records.append(_with_hands(game, tuple(all_hands[game_id])))
-            continue
-        hand = last_hands.get(c["last_hand"])
-        records.append(replace(
-            game, scored=Standings.from_dict(json.loads(c["standings"])), problem=c["problem"],
-            hand_count=c["hands"], last_hand=hand and replace(hand, number=c["hands"])))
+    for i, game in games.items():
+        first = starts[i].hands if starts[i].last_hand else starts[i].hands + 1
+        numbered = [replace(h, number=n) for n, h in enumerate(hands[i], first)]
+        records.append(_replay(game, starts[i], numbered))
     return records
 
 
@@ -409,9 +455,9 @@ def _record(row: dict[str, Any], settings: tuple[type[engine.Game], ScoringMode,
 
 
 def _read_hands(db: sqlite_utils.Database, games: Mapping[int, GameRecord] | GameRecord,
-                where: str, args: list[Any]) -> list[Hand]:
-    """The hands these rows are (numbered 0: the caller counts), with what was held."""
-    hand_rows = list(db.table("hands").rows_where(where, args, order_by="id"))
+                where: str, args: list[Any], limit: int | None = None) -> list[Hand]:
+    """The hands these rows are, in order (numbered 0: the caller counts), with what was held."""
+    hand_rows = list(db.table("hands").rows_where(where, args, order_by="id", limit=limit))
     holdings: dict[int, list[dict[str, Any]]] = {h["id"]: [] for h in hand_rows}
     if hand_rows:
         marks = ",".join("?" * len(hand_rows))
@@ -500,10 +546,7 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
         changed = load_game(db, game_id)
         if changed is not None and changed.version != game.version:
             _list_as(db, changed)
-            # The database dropped the checkpoint if the change was one a new hand's
-            # (which writes its own) is not: the hands were just rescored, keep that.
-            if not _has_checkpoint(db, game_id):
-                _keep_checkpoint(db, changed)
+            _keep_checkpoints(db, changed)
         else:
             changed = None
     # Only a committed state may be cached: a rolled-back one would be served later.
@@ -520,20 +563,33 @@ def fill_listing_state(db: sqlite_utils.Database) -> None:
                 game is None or game.accepts_hands or game.problem is not None)})
 
 
-def _has_checkpoint(db: sqlite_utils.Database, game_id: int) -> bool:
-    return db.execute("select 1 from checkpoints where game_id = ? and scored_by = ?",
-                      [game_id, SCORED_BY]).fetchone() is not None
+def _keep_checkpoints(db: sqlite_utils.Database, game: GameRecord) -> None:
+    """Checkpoint ``game`` as it now scores (inside the write's transaction): its latest
+    standings, and one every :data:`CHECKPOINT_EVERY` hands where a change to an older
+    hand dropped them (scoring those hands again, as that change did)."""
+    start = _checkpoint_before(db, game, game.hand_count)
+    if start.hands // CHECKPOINT_EVERY < game.hand_count // CHECKPOINT_EVERY:
+        standings, problem = start.scored, start.problem
+        for hand in _hands_from(db, game, start):
+            if hand.number > start.hands and problem is None:
+                standings, problem = _score_on(standings, [hand])
+            if hand.number % CHECKPOINT_EVERY == 0 and hand.number > start.hands:
+                _write_checkpoint(db, game.id, standings, problem, hand)
+    _write_checkpoint(db, game.id, game.scored, game.problem, game.last_hand)
+    # The latest and every hundredth are kept; those of another version of the app go.
+    db.execute("delete from checkpoints where game_id = ? and hands != ? and "
+               "(hands % ? != 0 or hands > ? or scored_by != ?)",
+               [game.id, game.hand_count, CHECKPOINT_EVERY, game.hand_count, SCORED_BY])
 
 
-def _keep_checkpoint(db: sqlite_utils.Database, game: GameRecord) -> None:
-    """Store ``game``'s standings as scored (inside the write's transaction), so that no
-    process needs to rescore its hands (db.add_checkpoints, docs/decisions.md)."""
-    version = db.execute("select version from games where id = ?", [game.id]).fetchone()[0]
+def _write_checkpoint(db: sqlite_utils.Database, game_id: int, scored: Standings,
+                      problem: str | None, last_hand: Hand | None) -> None:
+    version = db.execute("select version from games where id = ?", [game_id]).fetchone()[0]
     db.table("checkpoints").upsert({
-        "game_id": game.id, "standings": json.dumps(game.scored.to_dict()),
-        "problem": game.problem, "hands": game.hand_count,
-        "last_hand": game.last_hand.id if game.last_hand else None, "version": version,
-        "scored_by": SCORED_BY}, pk="game_id")
+        "game_id": game_id, "hands": last_hand.number if last_hand else 0,
+        "last_hand": last_hand.id if last_hand else None, "standings": json.dumps(
+            scored.to_dict()), "problem": problem, "version": version, "scored_by": SCORED_BY},
+        pk=("game_id", "hands"))
 
 
 def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
@@ -610,20 +666,13 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     holdings = list(holdings)
     if not game.accepts_hands:
         raise ConflictError("This game is over: no more hands can be recorded.", game.id)
-    outcome = HandOutcome(went_out, {h.seat: h.points for h in holdings})
-    scored = engine.score_hand(game.scored, outcome)
-    stamp = now()
+    engine.score_hand(game.scored, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     hand_id = _inserted(db.table("hands").insert({
-        "game_id": game.id, "went_out": went_out, "created_at": stamp,
+        "game_id": game.id, "went_out": went_out, "created_at": now(),
     }))
     _insert_holdings(db, hand_id, holdings)
     _touch(db, game)
     _forget_draft(db, game.id, 0, device)
-    # One hand scored on top of the last checkpoint: a save costs the same at any length.
-    number = game.hand_count + 1
-    hand = Hand(hand_id, number, went_out, {h.seat: h for h in holdings}, stamp,
-                game_id=game.id)
-    _keep_checkpoint(db, replace(game, scored=scored, hand_count=number, last_hand=hand))
     return hand_id
 
 
@@ -656,13 +705,12 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
                             else "That hand is already back in the game.", game.id)
     if not deleted:
         db.table("hands").update(hand_id, {"deleted_at": None})
-        restored = load_game(db, game.id)  # rescored: the database dropped the checkpoint
+        restored = load_game(db, game.id)
         if restored is None or restored.problem:
             raise ConflictError(
                 "That would leave hands that cannot be scored any more "
                 f"({restored.problem if restored else 'no game'}). "
                 "Change or delete the later hands first.", game.id)
-        _keep_checkpoint(db, restored)
     else:
         db.table("hands").update(hand_id, {"deleted_at": now()})
     _touch(db, game)
