@@ -239,15 +239,21 @@ def _hands_from(db: sqlite_utils.Database, game: GameRecord, start: _Checkpoint,
 def _score_on(standings: Standings, hands: Iterable[Hand]) -> tuple[Standings, str | None]:
     """``standings`` after these hands, and what stops them from being scored, if anything."""
     # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
-    # manual edit) stops the count there instead of making the game unreadable.
+    # manual edit) stops the count there instead of making the game unreadable. Each
+    # hand's score is gathered apart, as engine.score_game does: linear, not quadratic.
+    scores = list(standings.hands)
+    problem = None
     for hand in hands:
         if hand.problem:
-            return standings, f"Hand {hand.number} cannot be read: {hand.problem}"
+            problem = f"Hand {hand.number} cannot be read: {hand.problem}"
+            break
         try:
-            standings = engine.score_hand(standings, hand.outcome())
+            standings = engine.score_hand(replace(standings, hands=()), hand.outcome())
         except engine.ScoringError as exc:
-            return standings, f"Hand {hand.number} cannot be scored: {exc}"
-    return standings, None
+            problem = f"Hand {hand.number} cannot be scored: {exc}"
+            break
+        scores += standings.hands
+    return replace(standings, hands=tuple(scores)), problem
 
 
 def _replay(game: GameRecord, start: _Checkpoint, hands: list[Hand]) -> GameRecord:
@@ -299,10 +305,7 @@ def score_with(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None,
                 for h in _hands_from(db, game, start) if h.number > start.hands]
     if hand is None:
         outcomes.append(outcome)
-    standings = start.scored
-    for each in outcomes:
-        standings = engine.score_hand(standings, each)
-    return standings
+    return engine.score_hands(start.scored, outcomes)
 
 
 def history_page(db: sqlite_utils.Database, game: GameRecord, page: int,
@@ -404,29 +407,10 @@ SCORED_BY = _scored_by()
 def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> list[GameRecord]:
     # A few queries whatever the number of games and hands: each game's latest
     # checkpoint and the hands after it (usually only its last hand), scored on top.
-    settings = {r["id"]: read for r in game_rows if (read := _settings(r)) is not None}
-    rows = [r for r in game_rows if r["id"] in settings]
-    if not rows:
-        return []
-    ids = [r["id"] for r in rows]
-    marks = ",".join("?" * len(ids))
-    players: dict[int, list[str]] = {i: [] for i in ids}
-    for p in db.table("players").rows_where(f"game_id in ({marks})", ids, order_by="game_id, seat"):
-        players[p["game_id"]].append(p["name"])
-    games: dict[int, GameRecord] = {}
-    for r in rows:
-        try:
-            games[r["id"]] = _record(r, settings[r["id"]], tuple(players[r["id"]]))
-        except engine.ScoringError:  # settings the engine refuses (a manual edit): left out
-            continue
+    games = _setups(db, game_rows)
     if not games:
         return []
-    marks = ",".join("?" * len(games))
-    latest = {c["game_id"]: c for c in db.query(
-        f"select * from checkpoints c where game_id in ({marks}) and scored_by = ? and "
-        "hands = (select max(hands) from checkpoints where game_id = c.game_id and "
-        "scored_by = c.scored_by)", [*games, SCORED_BY])}
-    starts = {i: _checkpoint(g, latest.get(i)) for i, g in games.items()}
+    starts = _latest_checkpoints(db, games)
     each = "select id from hands where game_id = ? and deleted_at is null and id >= ?"
     after = " union all ".join([each] * len(games))
     hands: dict[int, list[Hand]] = {i: [] for i in games}
@@ -439,6 +423,37 @@ def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> l
         numbered = [replace(h, number=n) for n, h in enumerate(hands[i], first)]
         records.append(_replay(game, starts[i], numbered))
     return records
+
+
+def _setups(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> dict[int, GameRecord]:
+    """The games these rows are, with their seats, before any hand is scored."""
+    settings = {r["id"]: read for r in game_rows if (read := _settings(r)) is not None}
+    rows = [r for r in game_rows if r["id"] in settings]
+    if not rows:
+        return {}
+    ids = [r["id"] for r in rows]
+    marks = ",".join("?" * len(ids))
+    players: dict[int, list[str]] = {i: [] for i in ids}
+    for p in db.table("players").rows_where(f"game_id in ({marks})", ids, order_by="game_id, seat"):
+        players[p["game_id"]].append(p["name"])
+    games: dict[int, GameRecord] = {}
+    for r in rows:
+        try:
+            games[r["id"]] = _record(r, settings[r["id"]], tuple(players[r["id"]]))
+        except engine.ScoringError:  # settings the engine refuses (a manual edit): left out
+            continue
+    return games
+
+
+def _latest_checkpoints(db: sqlite_utils.Database, games: Mapping[int, GameRecord]
+                        ) -> dict[int, _Checkpoint]:
+    """Each game's latest checkpoint (else its start)."""
+    marks = ",".join("?" * len(games))
+    latest = {c["game_id"]: c for c in db.query(
+        f"select * from checkpoints c where game_id in ({marks}) and scored_by = ? and "
+        "hands = (select max(hands) from checkpoints where game_id = c.game_id and "
+        "scored_by = c.scored_by)", [*games, SCORED_BY])}
+    return {i: _checkpoint(g, latest.get(i)) for i, g in games.items()}
 
 
 def _record(row: dict[str, Any], settings: tuple[type[engine.Game], ScoringMode, TableOptions],
@@ -543,12 +558,12 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
                              "opened, so nothing was saved. Here it is as it is now.", game_id)
         yield game
         _spend(db, submission, digest)
-        changed = load_game(db, game_id)
-        if changed is not None and changed.version != game.version:
-            _list_as(db, changed)
-            _keep_checkpoints(db, changed)
-        else:
-            changed = None
+        row = db.execute("select version from games where id = ?", [game_id]).fetchone()
+        if row[0] != game.version:
+            _keep_checkpoints(db, game_id)
+            changed = load_game(db, game_id)  # read from the checkpoint just written
+            if changed is not None:
+                _list_as(db, changed)
     # Only a committed state may be cached: a rolled-back one would be served later.
     if cache and changed is not None:
         cache.put(changed)
@@ -563,23 +578,34 @@ def fill_listing_state(db: sqlite_utils.Database) -> None:
                 game is None or game.accepts_hands or game.problem is not None)})
 
 
-def _keep_checkpoints(db: sqlite_utils.Database, game: GameRecord) -> None:
-    """Checkpoint ``game`` as it now scores (inside the write's transaction): its latest
-    standings, and one every :data:`CHECKPOINT_EVERY` hands where a change to an older
-    hand dropped them (scoring those hands again, as that change did)."""
-    start = _checkpoint_before(db, game, game.hand_count)
-    if start.hands // CHECKPOINT_EVERY < game.hand_count // CHECKPOINT_EVERY:
-        standings, problem = start.scored, start.problem
-        for hand in _hands_from(db, game, start):
-            if hand.number > start.hands and problem is None:
-                standings, problem = _score_on(standings, [hand])
-            if hand.number % CHECKPOINT_EVERY == 0 and hand.number > start.hands:
-                _write_checkpoint(db, game.id, standings, problem, hand)
-    _write_checkpoint(db, game.id, game.scored, game.problem, game.last_hand)
-    # The latest and every hundredth are kept; those of another version of the app go.
+def _keep_checkpoints(db: sqlite_utils.Database, game_id: int) -> None:
+    """Bring the game's checkpoints up to its hands (inside the write's transaction).
+
+    The hands after its latest checkpoint are scored on top of it: after a new hand, that
+    one; after a change to an older hand, those after the checkpoint before it (the
+    database dropped the later ones), which get theirs again every
+    :data:`CHECKPOINT_EVERY` hands. The last hand gets one too.
+    """
+    games = _setups(db, list(db.table("games").rows_where("id = ?", [game_id])))
+    if not games:
+        return
+    game = games[game_id]
+    start = _latest_checkpoints(db, games)[game_id]
+    standings, problem, last = start.scored, start.problem, None
+    for hand in _hands_from(db, game, start):
+        last = hand
+        if hand.number == start.hands:  # the checkpoint's own last hand
+            continue
+        if problem is None:
+            standings, problem = _score_on(replace(standings, hands=()), [hand])
+        if hand.number % CHECKPOINT_EVERY == 0:
+            _write_checkpoint(db, game_id, standings, problem, last)
+    _write_checkpoint(db, game_id, standings, problem, last)
+    # The latest and every hundredth are kept; any of another version of the app go.
+    count = last.number if last else 0
     db.execute("delete from checkpoints where game_id = ? and hands != ? and "
                "(hands % ? != 0 or hands > ? or scored_by != ?)",
-               [game.id, game.hand_count, CHECKPOINT_EVERY, game.hand_count, SCORED_BY])
+               [game_id, count, CHECKPOINT_EVERY, count, SCORED_BY])
 
 
 def _write_checkpoint(db: sqlite_utils.Database, game_id: int, scored: Standings,

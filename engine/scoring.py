@@ -349,10 +349,18 @@ def score_game(
     totals: Sequence[int] | None = None,
 ) -> Standings:
     """Standings after all ``hands``, scored from scratch (or from the starting ``totals``)."""
-    standings = new_standings(mode, seats, target, teams, totals)
+    return score_hands(new_standings(mode, seats, target, teams, totals), hands)
+
+
+def score_hands(standings: Standings, hands: Iterable[HandOutcome]) -> Standings:
+    """The standings after these further ``hands``; :class:`ScoringError` for a bad one."""
+    scores = list(standings.hands)
     for outcome in hands:
-        standings = score_hand(standings, outcome)
-    return standings
+        # Each hand scored without the earlier ones' scores, gathered at the end: adding
+        # to a tuple copies it, which would make a long game quadratic.
+        standings = score_hand(replace(standings, hands=()), outcome)
+        scores += standings.hands
+    return replace(standings, hands=tuple(scores))
 
 
 def end_game(standings: Standings) -> Standings:
