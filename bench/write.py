@@ -6,7 +6,9 @@ history) it times, through Flask's test client and with the app's cache of games
 emptied before every request (another gunicorn worker, or a restart):
 
 - saving a new hand (the reviewed form posted: the write and its transaction);
-- the scoreboard page.
+- the scoreboard page;
+- undoing the last hand (then saved again, untimed), which scores again the hands
+  after the checkpoint before it.
 
 It prints the median milliseconds of each and the ratio long/short; the goal is within
 2x. The first save after the bulk load is printed apart ("first"): the game has no
@@ -69,13 +71,19 @@ def measure(hands: int, repeat: int) -> dict[str, float]:
 
     figures = {"first save": cold("post", f"/games/{game_id}/hands", 303,
                                   data=save_form(client, game_id))}
-    saves, boards = [], []
+    saves, boards, undos = [], [], []
     for _ in range(repeat):
         form = save_form(client, game_id)
         saves.append(cold("post", f"/games/{game_id}/hands", 303, data=form))
         boards.append(cold("get", f"/games/{game_id}", 200))
+        board = client.get(f"/games/{game_id}").get_data(as_text=True)
+        last = re.search(r'name="hand_id" value="(\d+)"', board).group(1)  # type: ignore[union-attr]
+        undos.append(cold("post", f"/games/{game_id}/hands/undo", 303,
+                          data={"hand_id": last, "csrf_token": form["csrf_token"]}))
+        client.post(f"/games/{game_id}/hands", data=save_form(client, game_id))
     figures["save"] = statistics.median(saves)
     figures["scoreboard"] = statistics.median(boards)
+    figures["undo"] = statistics.median(undos)
     return figures
 
 
@@ -88,7 +96,7 @@ def main() -> None:
     short, long = (measure(n, args.repeat) for n in args.hands)
     print(f"{'empty cache, ms':20} {args.hands[0]:>10} hands {args.hands[1]:>10} hands "
           f"{'ratio':>8}")
-    for what in ("first save", "save", "scoreboard"):
+    for what in ("first save", "save", "scoreboard", "undo"):
         ratio = long[what] / short[what]
         print(f"{what:20} {short[what]:16.2f} {long[what]:16.2f} {ratio:8.2f}")
     worst = max(long[w] / short[w] for w in ("save", "scoreboard"))

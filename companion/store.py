@@ -384,12 +384,34 @@ def _load_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]],
                 cache: GameCache | None) -> list[GameRecord]:
     """Records for these game rows, from the cache where the version matches."""
     found = {r["id"]: cache.get(r["id"], r["version"]) for r in game_rows} if cache else {}
-    missing = [r for r in game_rows if found.get(r["id"]) is None]
-    for game in _read_games(db, missing):
-        found[game.id] = game
-        if cache:
-            cache.put(game)
+    missing = [r["id"] for r in game_rows if found.get(r["id"]) is None]
+    if missing:
+        with _snapshot(db):
+            # Read again inside: a record is kept under the version of what it holds.
+            read = _read_games(db, list(db.table("games").rows_where(
+                f"id in ({','.join('?' * len(missing))})", missing)))
+        for game in read:
+            found[game.id] = game
+            if cache:
+                cache.put(game)
     return [g for g in (found.get(r["id"]) for r in game_rows) if g is not None]
+
+
+@contextmanager
+def _snapshot(db: sqlite_utils.Database) -> Iterator[None]:
+    """Read in one transaction (unless one is open): a game's row, its checkpoint and
+    its hands then all come from the same committed state."""
+    if db.conn.in_transaction:
+        yield
+        return
+    db.execute("BEGIN")
+    try:
+        yield
+    except BaseException:
+        if db.conn.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def _scored_by() -> str:
@@ -550,6 +572,9 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
     with writing(db):
         check_unspent(db, submission, digest, game_id, "Already saved. This form was already "
                       "submitted: nothing was saved twice. Here is the game as it is now.")
+        # Checkpointed first (nothing to do unless some hands are not), so that a game
+        # whose checkpoints went (an upgrade, a manual fix) is scored once, not twice.
+        _keep_checkpoints(db, game_id)
         game = load_game(db, game_id, cache)
         if game is None or (game.deleted_at and not allow_deleted):
             raise NoSuchGame("There is no such game. It may have been deleted.")
@@ -600,6 +625,8 @@ def _keep_checkpoints(db: sqlite_utils.Database, game_id: int) -> None:
             standings, problem = _score_on(replace(standings, hands=()), [hand])
         if hand.number % CHECKPOINT_EVERY == 0:
             _write_checkpoint(db, game_id, standings, problem, last)
+    if last is None or last.number == start.hands:
+        return  # nothing after the latest checkpoint: it stands
     _write_checkpoint(db, game_id, standings, problem, last)
     # The latest and every hundredth are kept; any of another version of the app go.
     count = last.number if last else 0
