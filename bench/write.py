@@ -52,38 +52,59 @@ def save_form(client, game_id: int) -> dict[str, str]:
             "hand_id": "0"}
 
 
-def measure(hands: int, repeat: int) -> dict[str, float]:
-    """Milliseconds of a save and of the scoreboard in a game of ``hands`` hands, cold cache."""
-    shm = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else None))
-    path = str(folder / "bench.sqlite3")
-    app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
-    game_id = bench_app.build_history(path, 1, hands, seed=1)
-    client = bench_app.phone(app)
+class Table:
+    """One fresh database holding one game of ``hands`` hands, and the app's phone on it."""
 
-    def cold(method: str, url: str, status: int, **kwargs: object) -> float:
-        app.extensions["uno_games"] = store.GameCache()  # as a worker that never saw the game
+    def __init__(self, hands: int):
+        shm = Path("/dev/shm")
+        folder = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else None))
+        path = str(folder / "bench.sqlite3")
+        self.app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
+        self.game = bench_app.build_history(path, 1, hands, seed=1)
+        self.client = bench_app.phone(self.app)
+
+    def cold(self, method: str, url: str, status: int, **kwargs: object) -> float:
+        """Milliseconds of one request, the cache emptied first (a worker new to the game)."""
+        self.app.extensions["uno_games"] = store.GameCache()
         start = time.perf_counter()
-        response = getattr(client, method)(url, **kwargs)
+        response = getattr(self.client, method)(url, **kwargs)
         took = time.perf_counter() - start
         assert response.status_code == status, (url, response.status_code)
         return took * 1000
 
-    figures = {"first save": cold("post", f"/games/{game_id}/hands", 303,
-                                  data=save_form(client, game_id))}
-    saves, boards, undos = [], [], []
-    for _ in range(repeat):
-        form = save_form(client, game_id)
-        saves.append(cold("post", f"/games/{game_id}/hands", 303, data=form))
-        boards.append(cold("get", f"/games/{game_id}", 200))
-        board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    def save(self) -> float:
+        return self.cold("post", f"/games/{self.game}/hands", 303,
+                         data=save_form(self.client, self.game))
+
+    def scoreboard(self) -> float:
+        return self.cold("get", f"/games/{self.game}", 200)
+
+    def undo(self) -> float:
+        """Undo the last hand (timed), then save one again (not timed)."""
+        board = self.client.get(f"/games/{self.game}").get_data(as_text=True)
         last = re.search(r'name="hand_id" value="(\d+)"', board).group(1)  # type: ignore[union-attr]
-        undos.append(cold("post", f"/games/{game_id}/hands/undo", 303,
-                          data={"hand_id": last, "csrf_token": form["csrf_token"]}))
-        client.post(f"/games/{game_id}/hands", data=save_form(client, game_id))
-    figures["save"] = statistics.median(saves)
-    figures["scoreboard"] = statistics.median(boards)
-    figures["undo"] = statistics.median(undos)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', board).group(1)  # type: ignore[union-attr]
+        took = self.cold("post", f"/games/{self.game}/hands/undo", 303,
+                         data={"hand_id": last, "csrf_token": token})
+        self.save()
+        return took
+
+
+WHAT = ("save", "scoreboard", "undo")
+
+
+def measure(sizes: list[int], repeat: int) -> list[dict[str, float]]:
+    """Median milliseconds of each request per size; the sizes' requests taken in turn, so
+    that all see the same load on the machine."""
+    tables = [Table(n) for n in sizes]
+    figures = [{"first save": t.save()} for t in tables]
+    times: list[dict[str, list[float]]] = [{w: [] for w in WHAT} for _ in tables]
+    for _ in range(repeat):
+        for what in WHAT:
+            for table, timed in zip(tables, times):
+                timed[what].append(getattr(table, what)())
+    for figure, timed in zip(figures, times):
+        figure.update({w: statistics.median(timed[w]) for w in WHAT})
     return figures
 
 
@@ -93,13 +114,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, nargs=2, default=[10, 30_000])
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
-    short, long = (measure(n, args.repeat) for n in args.hands)
+    short, long = measure(args.hands, args.repeat)
     print(f"{'empty cache, ms':20} {args.hands[0]:>10} hands {args.hands[1]:>10} hands "
           f"{'ratio':>8}")
-    for what in ("first save", "save", "scoreboard", "undo"):
+    for what in ("first save", *WHAT):
         ratio = long[what] / short[what]
         print(f"{what:20} {short[what]:16.2f} {long[what]:16.2f} {ratio:8.2f}")
-    worst = max(long[w] / short[w] for w in ("save", "scoreboard"))
+    worst = max(long[w] / short[w] for w in WHAT)
     print(f"\nworst ratio: {worst:.2f} (goal: within {GOAL:.0f}x)")
 
 
