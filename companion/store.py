@@ -272,9 +272,13 @@ def load_hand(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> Hand
                         [hand_id, game.id])
     if not hands:
         return None
+    # Counted from the latest checkpoint before it, not from the first hand.
+    start = next(db.table("checkpoints").rows_where(
+        "game_id = ? and scored_by = ? and last_hand < ?", [game.id, SCORED_BY, hand_id],
+        order_by="hands desc", limit=1, select="hands, last_hand"), {"hands": 0, "last_hand": 0})
     row = db.execute("select count(*) from hands where game_id = ? and deleted_at is null "
-                     "and id < ?", [game.id, hand_id]).fetchone()
-    return replace(hands[0], number=int(row[0]) + 1)
+                     "and id > ? and id < ?", [game.id, start["last_hand"], hand_id]).fetchone()
+    return replace(hands[0], number=start["hands"] + int(row[0]) + 1)
 
 
 def hand_numbered(db: sqlite_utils.Database, game: GameRecord, number: int) -> Hand | None:

@@ -110,9 +110,9 @@ def assert_as_rescored(db, game_id: int, cache: store.GameCache) -> None:
     # Pages of two: each scored from the checkpoint before it, the same.
     pages = -(-len(ids) // 2)
     assert [x for n in range(1, pages + 1) for x in store.history_page(db, game, n, 2)] == page
-    for hand_id in ids[-3:]:
+    for hand_id in {*ids[:2], *ids[-3:]}:
         hand = store.load_hand(db, game, hand_id)
-        assert hand is not None
+        assert hand is not None and hand.number == ids.index(hand_id) + 1
         then, then_problem, _ = rescored(db, game_id, hand.number - 1)
         earlier = store.before(db, game, hand)
         assert (earlier.scored.to_dict(), earlier.problem) == (then.to_dict(), then_problem)
