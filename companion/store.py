@@ -268,16 +268,19 @@ def _replay(game: GameRecord, start: _Checkpoint, hands: list[Hand]) -> GameReco
 
 def load_hand(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> Hand | None:
     """The live hand with this id, numbered as the table counts it."""
-    hands = _read_hands(db, game, "id = ? and game_id = ? and deleted_at is null",
-                        [hand_id, game.id])
-    if not hands:
-        return None
-    # Counted from the latest checkpoint before it, not from the first hand.
-    start = next(db.table("checkpoints").rows_where(
-        "game_id = ? and scored_by = ? and last_hand < ?", [game.id, SCORED_BY, hand_id],
-        order_by="hands desc", limit=1, select="hands, last_hand"), {"hands": 0, "last_hand": 0})
-    row = db.execute("select count(*) from hands where game_id = ? and deleted_at is null "
-                     "and id > ? and id < ?", [game.id, start["last_hand"], hand_id]).fetchone()
+    with _snapshot(db):
+        hands = _read_hands(db, game, "id = ? and game_id = ? and deleted_at is null",
+                            [hand_id, game.id])
+        if not hands:
+            return None
+        # Counted from the latest checkpoint before it, not from the first hand.
+        start = next(db.table("checkpoints").rows_where(
+            "game_id = ? and scored_by = ? and last_hand < ?", [game.id, SCORED_BY, hand_id],
+            order_by="hands desc", limit=1, select="hands, last_hand"),
+            {"hands": 0, "last_hand": 0})
+        row = db.execute("select count(*) from hands where game_id = ? and deleted_at is null "
+                         "and id > ? and id < ?", [game.id, start["last_hand"], hand_id]
+                         ).fetchone()
     return replace(hands[0], number=start["hands"] + int(row[0]) + 1)
 
 
@@ -292,8 +295,9 @@ def before(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None) -> Ga
     """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
     if hand is None:
         return game
-    start = _checkpoint_before(db, game, hand.number - 1)
-    return _replay(game, start, _hands_from(db, game, start, upto=hand.number - 1))
+    with _snapshot(db):
+        start = _checkpoint_before(db, game, hand.number - 1)
+        return _replay(game, start, _hands_from(db, game, start, upto=hand.number - 1))
 
 
 def score_with(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None,
@@ -302,11 +306,12 @@ def score_with(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None,
     if hand is None and not game.problem:
         return engine.score_hand(game.scored, outcome)  # one more hand: no rescoring
     number = hand.number if hand else game.hand_count + 1
-    start = _checkpoint_before(db, game, number - 1)
-    if start.problem:  # broken before: the hands say why, as they are scored again
-        start = _start(game)
-    outcomes = [outcome if h.number == number else h.outcome()
-                for h in _hands_from(db, game, start) if h.number > start.hands]
+    with _snapshot(db):
+        start = _checkpoint_before(db, game, number - 1)
+        if start.problem:  # broken before: the hands say why, as they are scored again
+            start = _start(game)
+        outcomes = [outcome if h.number == number else h.outcome()
+                    for h in _hands_from(db, game, start) if h.number > start.hands]
     if hand is None:
         outcomes.append(outcome)
     return engine.score_hands(start.scored, outcomes)
@@ -322,8 +327,9 @@ def history_page(db: sqlite_utils.Database, game: GameRecord, page: int,
         return []
     # What a hand scored depends on the hands before it (who was still in): scored from
     # the checkpoint before the page, not from the first hand.
-    start = _checkpoint_before(db, game, oldest - 1)
-    hands = [h for h in _hands_from(db, game, start, upto=newest) if h.number > start.hands]
+    with _snapshot(db):
+        start = _checkpoint_before(db, game, oldest - 1)
+        hands = [h for h in _hands_from(db, game, start, upto=newest) if h.number > start.hands]
     scored = None if start.problem else _score_on(start.scored, hands)[0]
     return [(h, scored.score_of(h.number) if scored else None)
             for h in reversed(hands) if h.number >= oldest]
