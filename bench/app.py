@@ -10,8 +10,10 @@ every page within 10x that floor, flat from 10 to 1,000 hands and games.
 
     python bench/app.py [--games 10 1000] [--hands 10 1000] [--repeat 30]
 
-The first request after a change loads and scores the whole game once (it is then
-cached for that version of the game); its time is printed apart, as "cold". The answer
+The first request of each page is printed apart, as "cold": the history here is built in
+bulk, without the checkpoints of its standings a change writes (bench/write.py times
+writes), so the first load scores every hand; later ones use the cache, kept per version
+of the game. The answer
 a live page's poll gets when nothing changed (a 304, companion/live.py) is timed too, and
 compared with the scoreboard page it spares.
 
