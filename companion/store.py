@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
@@ -400,10 +401,11 @@ def _load_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]],
             # Read again inside: a record is kept under the version of what it holds.
             read = _read_games(db, list(db.table("games").rows_where(
                 f"id in ({','.join('?' * len(missing))})", missing)))
-        for game in read:
+        for game, scored in read:
             found[game.id] = game
             if cache:
                 cache.put(game)
+        _catch_up(db, [game.id for game, scored in read if scored > CHECKPOINT_EVERY])
     return [g for g in (found.get(r["id"]) for r in game_rows) if g is not None]
 
 
@@ -436,7 +438,25 @@ def _scored_by() -> str:
 SCORED_BY = _scored_by()
 
 
-def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> list[GameRecord]:
+def _catch_up(db: sqlite_utils.Database, game_ids: list[int]) -> None:
+    """Checkpoint games that were read with many hands after their latest checkpoint (an
+    upgrade, a bulk import), in a short write of their own: the next read, in any
+    process, and the game's history pages are then light. Only a shortcut: skipped
+    inside a transaction, and where the database cannot be written now (read-only,
+    full, busy)."""
+    if not game_ids or db.conn.in_transaction:
+        return
+    try:
+        with writing(db):
+            for game_id in game_ids:
+                _keep_checkpoints(db, game_id)
+    except sqlite3.OperationalError:
+        pass
+
+
+def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]
+                ) -> list[tuple[GameRecord, int]]:
+    """Records for these game rows, each with how many hands were scored to read it."""
     # A few queries whatever the number of games and hands: each game's latest
     # checkpoint and the hands after it (usually only its last hand), scored on top.
     games = _setups(db, game_rows)
@@ -453,7 +473,8 @@ def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> l
     for i, game in games.items():
         first = starts[i].hands if starts[i].last_hand else starts[i].hands + 1
         numbered = [replace(h, number=n) for n, h in enumerate(hands[i], first)]
-        records.append(_replay(game, starts[i], numbered))
+        record = _replay(game, starts[i], numbered)
+        records.append((record, record.hand_count - starts[i].hands))
     return records
 
 

@@ -171,3 +171,31 @@ def test_a_checkpoint_of_another_version_of_the_app_is_not_used(monkeypatch):
     monkeypatch.setattr(store, "SCORED_BY", "another version")
     game = store.load_game(db, game_id)
     assert game is not None and game.standings.totals == (20, 0)
+
+
+def test_a_game_read_without_its_checkpoints_gets_them_where_the_database_can_be_written(
+        tmp_path, small_checkpoints):
+    # Hands stored without checkpoints (a bulk import, an older version of the app).
+    path = str(tmp_path / "games.sqlite3")
+    db = open_db(path)
+    migrations.apply(db)
+    classic = engine.find_variant("classic")
+    game_id = store.create_game(db, store.GameSetup(
+        variant=classic, mode=ScoringMode.STANDARD, target=10**6,
+        options=classic.default_options(), players=("Ann", "Bob"), dealer=0))
+    for _ in range(8):
+        db.execute("insert into hands (game_id, went_out, created_at) values (?, 0, '')",
+                   [game_id])
+        db.execute("insert into holdings (hand_id, seat, points, typed) values "
+                   "(last_insert_rowid(), 1, 5, 1)")
+    read_only = open_db(path, read_only=True)
+    try:
+        game = store.load_game(read_only, game_id)
+        assert game is not None and game.standings.totals == (40, 0)
+    finally:
+        read_only.close()
+    assert not db.execute("select * from checkpoints").fetchall()
+    game = store.load_game(db, game_id)
+    assert game is not None and game.standings.totals == (40, 0)
+    assert [r[0] for r in db.execute("select hands from checkpoints order by hands")] == [3, 6, 8]
+    db.close()
