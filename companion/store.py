@@ -193,7 +193,7 @@ class GameRecord(GameSetup):
 
 #: Besides the latest, a checkpoint is kept every this many hands: undoing, changing a
 #: recent hand or showing a page of the history scores at most this many hands again.
-CHECKPOINT_EVERY = 100
+CHECKPOINT_EVERY = 20
 
 
 @dataclass(frozen=True)
@@ -659,7 +659,7 @@ def _keep_checkpoints(db: sqlite_utils.Database, game_id: int) -> None:
     if last is None or last.number == start.hands:
         return  # nothing after the latest checkpoint: it stands
     _write_checkpoint(db, game_id, standings, problem, last)
-    # The latest and every hundredth are kept; any of another version of the app go.
+    # The latest and one every CHECKPOINT_EVERY hands are kept; any of another version of the app go.
     count = last.number if last else 0
     db.execute("delete from checkpoints where game_id = ? and hands != ? and "
                "(hands % ? != 0 or hands > ? or scored_by != ?)",
