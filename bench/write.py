@@ -11,8 +11,9 @@ emptied before every request (another gunicorn worker, or a restart):
   after the checkpoint before it.
 
 It prints the median milliseconds of each and the ratio long/short; the goal is within
-2x. The first save after the bulk load is printed apart ("first"): the game has no
-checkpoint of its standings yet, so that one scores every hand, as after an upgrade.
+2x. The first request after the bulk load (a scoreboard) is printed apart, as "first
+read": the game has no checkpoint of its standings yet, so that one scores every hand and
+writes them, as after an upgrade.
 
     python bench/write.py [--hands 10 30000] [--repeat 15]
 """
@@ -97,7 +98,7 @@ def measure(sizes: list[int], repeat: int) -> list[dict[str, float]]:
     """Median milliseconds of each request per size; the sizes' requests taken in turn, so
     that all see the same load on the machine."""
     tables = [Table(n) for n in sizes]
-    figures = [{"first save": t.save()} for t in tables]
+    figures = [{"first read": t.scoreboard()} for t in tables]
     times: list[dict[str, list[float]]] = [{w: [] for w in WHAT} for _ in tables]
     for _ in range(repeat):
         for what in WHAT:
@@ -117,7 +118,7 @@ def main() -> None:
     short, long = measure(args.hands, args.repeat)
     print(f"{'empty cache, ms':20} {args.hands[0]:>10} hands {args.hands[1]:>10} hands "
           f"{'ratio':>8}")
-    for what in ("first save", *WHAT):
+    for what in ("first read", *WHAT):
         ratio = long[what] / short[what]
         print(f"{what:20} {short[what]:16.2f} {long[what]:16.2f} {ratio:8.2f}")
     worst = max(long[w] / short[w] for w in WHAT)
