@@ -597,7 +597,8 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
     when its ``digest`` differs), or when ``version`` is not the game's version: the form was made
     from a state of the game that another phone has changed since. Whatever the
     caller writes inside is decided on this fresh game, and commits with the key spent
-    and the game's derived listing state (in progress or finished) brought up to date.
+    and the game's derived state brought up to date: where the home page lists it (in
+    progress or finished) and the checkpoints of its standings.
     """
     changed: GameRecord | None = None
     with writing(db):

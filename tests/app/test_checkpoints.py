@@ -101,7 +101,7 @@ def assert_as_rescored(db, game_id: int, cache: store.GameCache) -> None:
         assert game.problem == problem
         assert (game.hand_count, game.last_hand and game.last_hand.id) == (
             len(ids), ids[-1] if ids else None)
-        assert game.next_dealer == game.standings.next_dealer(game.dealer)
+        assert game.next_dealer == expected.next_dealer(game.dealer)
     page = store.history_page(db, game, 1, 10**6)
     assert [h.id for h, _ in page] == ids[::-1]
     assert all(h.number == len(ids) - k for k, (h, _) in enumerate(page))
