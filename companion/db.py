@@ -270,6 +270,38 @@ def index_spent_keys_by_age(db: sqlite_utils.Database) -> None:
     db.table("submissions").create_index(["used_at"])
 
 
+@migrations()
+def add_checkpoints(db: sqlite_utils.Database) -> None:
+    """Checkpoints of each game's standings, so that no page or write rescores every hand
+    (companion/store.py, docs/decisions.md): the engine's standings (JSON) after the
+    game's first ``hands`` live hands, the last of which is ``last_hand``; what stopped
+    them from scoring (null: nothing); the game's version it was written at and the
+    app's version that scored it.
+
+    The database itself drops the checkpoints a change makes stale, by the app or not: a
+    hand (or what it held) changed drops those that counted it (``last_hand`` at or after
+    it), a seat or a scoring setting changed drops all the game's. A checkpoint that is
+    there is never stale.
+    """
+    db.table("checkpoints").create(
+        {"game_id": int, "hands": int, "last_hand": int, "standings": str, "problem": str,
+         "version": int, "scored_by": str},
+        pk=("game_id", "hands"), not_null={"standings", "version", "scored_by"},
+    )
+    drop = "delete from checkpoints where game_id = {game} and last_hand >= {hand};"
+    for event, rows in (("insert", ("new",)), ("update", ("old", "new")), ("delete", ("old",))):
+        hands = "".join(drop.format(game=f"{r}.game_id", hand=f"{r}.id") for r in rows)
+        held = "".join(drop.format(game=f"(select game_id from hands where id = {r}.hand_id)",
+                                   hand=f"{r}.hand_id") for r in rows)
+        seats = "".join(f"delete from checkpoints where game_id = {r}.game_id;" for r in rows)
+        for table, body in (("hands", hands), ("holdings", held), ("players", seats)):
+            db.execute(f"create trigger {table}_{event}_drops_checkpoints after {event} on "
+                       f"{table} begin {body} end")
+    scoring = "variant, mode, target, options, start_totals"
+    db.execute(f"create trigger games_update_drops_checkpoints after update of {scoring} "
+               "on games begin delete from checkpoints where game_id = new.id; end")
+
+
 def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     """Open (creating if need be) the database at ``path``; ``read_only`` opens it for reads."""
     if read_only:

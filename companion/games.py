@@ -247,7 +247,7 @@ def confirm_delete(game_id: int) -> str:
     return render_template(
         "confirm.html", title="Delete this game?",
         message=Markup("{} with {}, {} hand(s). You can undo this from the home page.").format(
-            game.variant.title, names(game.players), len(game.hands)),
+            game.variant.title, names(game.players), game.hand_count),
         action=url_for("games.delete_game", game_id=game.id), button="Delete game",
         back=url_for("games.scoreboard", game_id=game.id),
     )

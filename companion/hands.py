@@ -110,7 +110,7 @@ def _someone_else_entering(game: store.GameRecord, hand: store.Hand | None) -> s
     started = next((since for data, since in entries if _filled(data)), None)
     if started is None:
         return None
-    number = hand.number if hand else len(game.hands) + 1
+    number = hand.number if hand else game.hand_count + 1
     return (f"Another phone is entering hand {number} ({_for_how_long(started)}). This "
             "entry is this phone's own: if both are saved, the second phone is asked what "
             "to do with its hand.")
@@ -146,7 +146,7 @@ def _open_game(game_id: int) -> store.GameRecord:
 
 
 def _live_hand(game: store.GameRecord, hand_id: int) -> store.Hand:
-    hand = game.hand(hand_id)
+    hand = store.load_hand(get_db(), game, hand_id)
     if hand is None:
         raise store.NoSuchGame("There is no such hand in this game.")
     return hand
@@ -159,7 +159,7 @@ def _fresh_entry(game: store.GameRecord, data: dict[str, str]) -> dict[str, str]
     if not entry or store.is_spent(get_db(), entry):
         entry = secrets.token_urlsafe(16)
     return {**data, "entry": entry, "version": str(game.version),
-            "number": str(len(game.hands) + 1)}
+            "number": str(game.hand_count + 1)}
 
 
 def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | None = None,
@@ -184,15 +184,21 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
 
 
 
+def _then(game: store.GameRecord, hand: store.Hand | None) -> store.GameRecord:
+    """The game as it stood when ``hand`` was played (None: a new hand, the game itself)."""
+    return store.before(get_db(), game, hand)
+
+
 def _checked(game: store.GameRecord, hand: store.Hand | None,
              data: Mapping[str, str]) -> tuple[HandReading, Standings]:
     """A complete hand entry read against ``game`` as it stood for ``hand`` (None: a new
     hand), and the standings it leads to; :class:`FormErrors` unless all of it is right."""
-    reading = read_hand(game.before(hand), data)
+    reading = read_hand(_then(game, hand), data)
     if reading.errors:
         raise FormErrors(reading.errors)
     try:
-        after = game.score_with(hand, engine.HandOutcome(reading.went_out, reading.points))
+        after = store.score_with(get_db(), game, hand,
+                                 engine.HandOutcome(reading.went_out, reading.points))
     except engine.ScoringError as exc:
         raise FormErrors({"out": str(exc)}) from None
     return reading, after
@@ -207,10 +213,9 @@ HISTORY_PAGE = 20
 def history(game_id: int) -> str:
     """The hands, newest first, a page at a time: what each opponent held, the points."""
     game = get_game_or_404(game_id)
-    pages = max(1, -(-len(game.hands) // HISTORY_PAGE))
+    pages = max(1, -(-game.hand_count // HISTORY_PAGE))
     page = min(row_id(request.args.get("page")) or 1, pages)
-    newest = len(game.hands) - (page - 1) * HISTORY_PAGE
-    shown = game.hands[max(0, newest - HISTORY_PAGE):newest][::-1]
+    shown = store.history_page(get_db(), game, page, HISTORY_PAGE)
     restore = row_id(request.args.get("restore"))
     # The referee's rulings the table kept, with the newest hands (the first page).
     kept = store.list_rulings(get_db(), game.id)[0] if page == 1 else []
@@ -243,7 +248,7 @@ def preview(game_id: int) -> str:
     hand_id = _hand_id(request.form)
     data = _form_data(request.form)
     store.save_draft(get_db(), game.id, hand_id, _phone(), data)
-    then = game.before(game.hand(hand_id))
+    then = _then(game, store.load_hand(get_db(), game, hand_id) if hand_id else None)
     try:
         reading = read_hand(then, data)
     except FormErrors as exc:
@@ -298,10 +303,10 @@ def _review(game: store.GameRecord, hand: store.Hand | None) -> tuple[str, int]:
     try:
         reading, after = _checked(game, hand, data)
     except FormErrors as exc:
-        return _picker(game.before(hand), data, hand, exc.errors, 400)
+        return _picker(_then(game, hand), data, hand, exc.errors, 400)
     return render_template(
         "hand_review.html", game=game, hand=hand, data=data, reading=reading, after=after,
-        number=hand.number if hand else len(game.hands) + 1,
+        number=hand.number if hand else game.hand_count + 1,
     ), 200
 
 
@@ -339,7 +344,7 @@ def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int]:
     except FormErrors as exc:
         game = get_game_or_404(game_id) if hand_id else _open_game(game_id)
         hand = None if hand_id is None else _live_hand(game, hand_id)
-        return _picker(game.before(hand), data, hand, exc.errors, 400)
+        return _picker(_then(game, hand), data, hand, exc.errors, 400)
     except store.OutOfDate:
         return _out_of_date(game_id, hand_id, data)
     except store.StaleError:
@@ -356,7 +361,7 @@ def _out_of_date(game_id: int, hand_id: int | None, data: dict[str, str]
     game = get_game_or_404(game_id)
     hand = None if hand_id is None else _live_hand(game, hand_id)
     fresh = _fresh_entry(game, {**data, "entry": ""})
-    return _picker(game.before(hand), fresh, hand, {"": store.OUT_OF_DATE}, 409)
+    return _picker(_then(game, hand), fresh, hand, {"": store.OUT_OF_DATE}, 409)
 
 
 def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
@@ -367,25 +372,25 @@ def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
     game = get_game_or_404(game_id)
     if hand_id is None:
         # A form that names no number: the hand saved first is taken to be the last one.
-        number = row_id(data.get("number")) or len(game.hands) or 1
-        theirs = game.hands[number - 1] if number <= len(game.hands) else None
+        number = row_id(data.get("number")) or game.hand_count or 1
+        theirs = store.hand_numbered(get_db(), game, number)
     else:
-        theirs = game.hand(hand_id)
+        theirs = store.load_hand(get_db(), game, hand_id)
         if theirs is None:
             raise store.ConflictError("That hand was deleted on another phone meanwhile, so "
                                       "this change was not saved.", game.id)
         number = theirs.number
-    then = game.before(theirs)  # the game as this phone's entry was made for
+    then = _then(game, theirs)  # the game as this phone's entry was made for
     try:
         mine: HandReading | None = read_hand(then, data)
     except FormErrors:
         mine = None
     # "Keep mine": a form of its own, made from the game as it is now, with a fresh key.
     fresh = {**data, "entry": secrets.token_urlsafe(16), "version": str(game.version),
-             "number": str(len(game.hands) + 1)}
+             "number": str(game.hand_count + 1)}
     html = render_template("hand_conflict.html", game=game, number=number, theirs=theirs,
                            mine=mine, data=fresh, edit=hand_id is not None,
-                           next_number=len(game.hands) + 1)
+                           next_number=game.hand_count + 1)
     return html, 409
 
 
@@ -402,7 +407,7 @@ def edit_hand(game_id: int, hand_id: int) -> tuple[str, int]:
         base = draft or hand_form_data(hand.went_out, list(hand.holdings.values()))
         restored = draft is not None
         data = {**base, **data}
-    return _picker(game.before(hand), _fresh_entry(game, data), hand, restored=restored)
+    return _picker(_then(game, hand), _fresh_entry(game, data), hand, restored=restored)
 
 
 @bp.post("/<id:hand_id>/review")
@@ -452,11 +457,11 @@ def undo_last(game_id: int) -> Response:
     named = _hand_id(request.form)
     db = get_db()
     with store.changing(db, game_id, cache=get_cache()) as game:
-        if not game.hands:
+        last = game.last_hand
+        if last is None:
             raise store.ConflictError("There is no hand to undo yet.", game.id)
         if named == NEW:
             abort(400, description="This form names no hand to undo: nothing was undone.")
-        last = game.hands[-1]
         if named != last.id:
             raise store.ConflictError(
                 "That hand was already taken back, or is not the last one any more: nothing "

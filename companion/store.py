@@ -1,8 +1,11 @@
 """Games and hands as rows: reading them into records and writing them atomically.
 
-Standings are never stored: they are recomputed from the hands by the engine's
-scoring layer, so an edit or a deletion anywhere in the history is simply a
-change of rows.
+Standings are derived from the hands by the engine's scoring layer, so an edit or a
+deletion anywhere in the history is simply a change of rows. Each game keeps a
+checkpoint of them, written with every change (a new hand: one hand scored on top;
+anything else: the hands rescored) and dropped by the database when the rows it was
+scored from change; so loading a game, and saving a hand, read a few rows whatever
+its history (docs/decisions.md).
 
 Every write happens inside :func:`changing` (or :func:`create_game`): one
 ``BEGIN IMMEDIATE`` transaction that loads the game as it is now, refuses a form
@@ -15,13 +18,15 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
+from importlib import metadata
 from typing import Any
 
 import sqlite_utils
@@ -111,6 +116,7 @@ class Hand:
     created_at: str
     #: Why the stored hand cannot be read as entered (a manual edit, an older bug), if so.
     problem: str | None = None
+    game_id: int = 0
 
     def outcome(self) -> HandOutcome:
         """The hand as the scoring layer reads it."""
@@ -133,7 +139,8 @@ class GameSetup:
 
 @dataclass(frozen=True, kw_only=True)
 class GameRecord(GameSetup):
-    """A game with its seats and live hands, as stored."""
+    """A game with its seats and standings, as stored: its hands are read apart, only
+    those a page shows (:func:`load_hand`, :func:`history_page`)."""
 
     id: int
     play_on: bool
@@ -141,41 +148,28 @@ class GameRecord(GameSetup):
     created_at: str
     deleted_at: str | None
     rematch_of: int | None
-    hands: tuple[Hand, ...] = field(default=())
     #: Bumped by every change; a form names the version it was made from.
     version: int = 0
-
-    @cached_property
-    def _scored(self) -> tuple[Standings, str | None]:
-        # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
-        # manual edit) stops the count there instead of making the game unreadable.
-        standings = engine.new_standings(self.mode, len(self.players), self.target,
-                                         totals=self.start_totals)
-        for hand in self.hands:
-            if hand.problem:
-                return standings, f"Hand {hand.number} cannot be read: {hand.problem}"
-            try:
-                standings = engine.score_hand(standings, hand.outcome())
-            except engine.ScoringError as exc:
-                return standings, f"Hand {hand.number} cannot be scored: {exc}"
-        if self.ended and not standings.finished:
-            standings = engine.end_game(standings)
-        return standings, None
+    #: The standings of the live hands as scored (an ended tally's winners aside), up to
+    #: the first hand that cannot be scored.
+    scored: Standings
+    #: What stops the history from being scored, if anything: the table must fix it first.
+    problem: str | None = None
+    #: How many live hands the game has, and the latest (the one "undo" takes back).
+    hand_count: int = 0
+    last_hand: Hand | None = None
 
     @property
     def standings(self) -> Standings:
-        """Totals, eliminations and winners, recomputed from the hands (up to a broken one)."""
-        return self._scored[0]
-
-    @property
-    def problem(self) -> str | None:
-        """What stops the history from being scored, if anything: the table must fix it first."""
-        return self._scored[1]
+        """Totals, eliminations and winners of the hands (up to a broken one)."""
+        if self.ended and not self.problem and not self.scored.finished:
+            return engine.end_game(self.scored)
+        return self.scored
 
     @property
     def ended(self) -> bool:
         """True when the table ended an open tally (and it still has hands to decide it)."""
-        return self.ended_at is not None and bool(self.hands)
+        return self.ended_at is not None and self.hand_count > 0
 
     @property
     def finished(self) -> bool:
@@ -202,30 +196,169 @@ class GameRecord(GameSetup):
         """Seat dealing the next hand (the engine's rule: clockwise, skipping the eliminated)."""
         return self.standings.next_dealer(self.dealer)
 
-    def before(self, hand: Hand | None) -> GameRecord:
-        """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
-        return self if hand is None else replace(self, hands=self.hands[: hand.number - 1])
 
-    def hand(self, hand_id: int) -> Hand | None:
-        """The live hand with this id."""
-        return next((h for h in self.hands if h.id == hand_id), None)
+#: Besides the latest, a checkpoint is kept every this many hands: undoing, changing a
+#: recent hand or showing a page of the history scores at most this many hands again.
+CHECKPOINT_EVERY = 20
 
-    def outcomes_with(self, hand: Hand | None, outcome: HandOutcome) -> list[HandOutcome]:
-        """Every hand's outcome, with ``outcome`` in place of ``hand`` (None: added at the end)."""
-        outcomes = [h.outcome() for h in self.hands]
-        if hand is None:
-            outcomes.append(outcome)
-        else:
-            outcomes[hand.number - 1] = outcome
-        return outcomes
 
-    def score_with(self, hand: Hand | None, outcome: HandOutcome) -> Standings:
-        """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
-        if hand is None and not self.problem:
-            return engine.score_hand(self.standings, outcome)  # one more hand: no rescoring
-        return engine.score_game(self.mode, len(self.players),
-                                 self.outcomes_with(hand, outcome), self.target,
-                                 totals=self.start_totals)
+@dataclass(frozen=True)
+class _Checkpoint:
+    """Where scoring starts: a stored checkpoint, or the game's start."""
+
+    scored: Standings
+    problem: str | None
+    #: How many live hands it counts, and the id of the last of them (0: none).
+    hands: int = 0
+    last_hand: int = 0
+
+
+def _start(game: GameRecord) -> _Checkpoint:
+    return _Checkpoint(engine.new_standings(game.mode, len(game.players), game.target,
+                                            totals=game.start_totals), None)
+
+
+def _checkpoint(game: GameRecord, row: Mapping[str, Any] | None) -> _Checkpoint:
+    if row is None:
+        return _start(game)
+    return _Checkpoint(Standings.from_dict(json.loads(row["standings"])), row["problem"],
+                       row["hands"], row["last_hand"] or 0)
+
+
+def _checkpoint_before(db: sqlite_utils.Database, game: GameRecord, number: int) -> _Checkpoint:
+    """The latest checkpoint counting at most ``number`` hands (else the game's start)."""
+    return _checkpoint(game, next(db.table("checkpoints").rows_where(
+        "game_id = ? and scored_by = ? and hands <= ?", [game.id, SCORED_BY, number],
+        order_by="hands desc", limit=1), None))
+
+
+def _hands_from(db: sqlite_utils.Database, game: GameRecord, start: _Checkpoint,
+                upto: int | None = None) -> list[Hand]:
+    """The live hands after ``start`` (up to number ``upto``), numbered; its own last
+    hand first, if it has one."""
+    first = start.hands if start.last_hand else start.hands + 1
+    hands = _read_hands(db, game, "game_id = ? and deleted_at is null and id >= ?",
+                        [game.id, start.last_hand],
+                        limit=None if upto is None else max(0, upto - first + 1))
+    return [replace(h, number=n) for n, h in enumerate(hands, first)]
+
+
+def _score_on(standings: Standings, hands: Iterable[Hand]) -> tuple[Standings, str | None]:
+    """``standings`` after these hands, and what stops them from being scored, if anything."""
+    # Score hand by hand, so a stored hand that cannot be scored (an older bug, a
+    # manual edit) stops the count there instead of making the game unreadable. Each
+    # hand's score is gathered apart, as engine.score_game does: linear, not quadratic.
+    scores = list(standings.hands)
+    problem = None
+    for hand in hands:
+        if hand.problem:
+            problem = f"Hand {hand.number} cannot be read: {hand.problem}"
+            break
+        try:
+            standings = engine.score_hand(replace(standings, hands=()), hand.outcome())
+        except engine.ScoringError as exc:
+            problem = f"Hand {hand.number} cannot be scored: {exc}"
+            break
+        scores += standings.hands
+    return replace(standings, hands=tuple(scores)), problem
+
+
+def _replay(game: GameRecord, start: _Checkpoint, hands: list[Hand]) -> GameRecord:
+    """``game`` as ``start`` and the hands after it (:func:`_hands_from`) score it."""
+    new = [h for h in hands if h.number > start.hands]
+    scored, problem = start.scored, start.problem
+    if problem is None:
+        scored, problem = _score_on(scored, new)
+    return replace(game, scored=scored, problem=problem, hand_count=start.hands + len(new),
+                   last_hand=hands[-1] if hands else None)
+
+
+def load_hand(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> Hand | None:
+    """The live hand with this id, numbered as the table counts it."""
+    with _snapshot(db):
+        hands = _read_hands(db, game, "id = ? and game_id = ? and deleted_at is null",
+                            [hand_id, game.id])
+        if not hands:
+            return None
+        # Counted from the latest checkpoint before it, not from the first hand.
+        start = next(db.table("checkpoints").rows_where(
+            "game_id = ? and scored_by = ? and last_hand < ?", [game.id, SCORED_BY, hand_id],
+            order_by="hands desc", limit=1, select="hands, last_hand"),
+            {"hands": 0, "last_hand": 0})
+        row = db.execute("select count(*) from hands where game_id = ? and deleted_at is null "
+                         "and id > ? and id < ?", [game.id, start["last_hand"], hand_id]
+                         ).fetchone()
+    return replace(hands[0], number=start["hands"] + int(row[0]) + 1)
+
+
+def hand_numbered(db: sqlite_utils.Database, game: GameRecord, number: int) -> Hand | None:
+    """The live hand with this number, if the game has that many."""
+    rows = db.execute("select id from hands where game_id = ? and deleted_at is null "
+                      "order by id limit 1 offset ?", [game.id, number - 1]).fetchall()
+    return load_hand(db, game, rows[0][0]) if rows and number >= 1 else None
+
+
+def before(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None) -> GameRecord:
+    """The game as it stood when ``hand`` was played (who was still in); a new hand: itself."""
+    if hand is None:
+        return game
+    with _snapshot(db):
+        start = _checkpoint_before(db, game, hand.number - 1)
+        return _replay(game, start, _hands_from(db, game, start, upto=hand.number - 1))
+
+
+def score_with(db: sqlite_utils.Database, game: GameRecord, hand: Hand | None,
+               outcome: HandOutcome) -> Standings:
+    """The standings if ``hand`` (None: a new hand) were ``outcome``; ScoringError if not."""
+    if hand is None and not game.problem:
+        return engine.score_hand(game.scored, outcome)  # one more hand: no rescoring
+    number = hand.number if hand else game.hand_count + 1
+    with _snapshot(db):
+        start = _checkpoint_before(db, game, number - 1)
+        if start.problem:  # broken before: the hands say why, as they are scored again
+            start = _start(game)
+        outcomes = [outcome if h.number == number else h.outcome()
+                    for h in _hands_from(db, game, start) if h.number > start.hands]
+    if hand is None:
+        outcomes.append(outcome)
+    return engine.score_hands(start.scored, outcomes)
+
+
+#: Hands read per query where every hand is wanted (SQLite caps a query's parameters).
+HANDS_PER_READ = 500
+
+
+def all_hands(db: sqlite_utils.Database, game: GameRecord) -> list[Hand]:
+    """Every live hand, oldest first, numbered: for an export, whose size is the game's."""
+    hands: list[Hand] = []
+    with _snapshot(db):
+        while True:
+            after = hands[-1].id if hands else 0
+            chunk = _read_hands(db, game, "game_id = ? and deleted_at is null and id > ?",
+                                [game.id, after], limit=HANDS_PER_READ)
+            hands += chunk
+            if len(chunk) < HANDS_PER_READ:
+                break
+    return [replace(h, number=n) for n, h in enumerate(hands, 1)]
+
+
+def history_page(db: sqlite_utils.Database, game: GameRecord, page: int,
+                 size: int) -> list[tuple[Hand, engine.HandScore | None]]:
+    """One page of the live hands, newest first, each with what it scored (None: not
+    scored, the history being broken at or before it)."""
+    newest = game.hand_count - (page - 1) * size
+    oldest = max(1, newest - size + 1)
+    if newest < 1:
+        return []
+    # What a hand scored depends on the hands before it (who was still in): scored from
+    # the checkpoint before the page, not from the first hand.
+    with _snapshot(db):
+        start = _checkpoint_before(db, game, oldest - 1)
+        hands = [h for h in _hands_from(db, game, start, upto=newest) if h.number > start.hands]
+    scored = None if start.problem else _score_on(start.scored, hands)[0]
+    return [(h, scored.score_of(h.number) if scored else None)
+            for h in reversed(hands) if h.number >= oldest]
+
 
 
 # -- reading -------------------------------------------------------------
@@ -236,7 +369,7 @@ class GameCache:
 
     Every change bumps a game's version, so an entry is used only while the stored
     game is exactly what it was loaded from: a game's pages then cost the same
-    whatever its history, and the history is read and scored once per change.
+    whatever its history.
     """
 
     def __init__(self, size: int = 128):
@@ -286,57 +419,156 @@ def _load_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]],
                 cache: GameCache | None) -> list[GameRecord]:
     """Records for these game rows, from the cache where the version matches."""
     found = {r["id"]: cache.get(r["id"], r["version"]) for r in game_rows} if cache else {}
-    missing = [r for r in game_rows if found.get(r["id"]) is None]
-    for game in _read_games(db, missing):
-        found[game.id] = game
-        if cache:
-            cache.put(game)
+    missing = [r["id"] for r in game_rows if found.get(r["id"]) is None]
+    if missing:
+        with _snapshot(db):
+            # Read again inside: a record is kept under the version of what it holds.
+            read = _read_games(db, list(db.table("games").rows_where(
+                f"id in ({','.join('?' * len(missing))})", missing)))
+        for game, scored in read:
+            found[game.id] = game
+            if cache:
+                cache.put(game)
+        _catch_up(db, [game.id for game, scored in read if scored > CHECKPOINT_EVERY])
     return [g for g in (found.get(r["id"]) for r in game_rows) if g is not None]
 
 
-def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> list[GameRecord]:
-    # Four queries whatever the number of games: no query per game or hand.
+@contextmanager
+def _snapshot(db: sqlite_utils.Database) -> Iterator[None]:
+    """Read in one transaction (unless one is open): a game's row, its checkpoint and
+    its hands then all come from the same committed state."""
+    if db.conn.in_transaction:
+        yield
+        return
+    db.execute("BEGIN")
+    try:
+        yield
+    except BaseException:
+        if db.conn.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _scored_by() -> str:
+    """What scores a checkpoint: one scored by another version of the app (whose rules
+    or point values may differ) is not used, the hands are scored again."""
+    try:
+        return metadata.version("uno-companion")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+SCORED_BY = _scored_by()
+
+
+def _catch_up(db: sqlite_utils.Database, game_ids: list[int]) -> None:
+    """Checkpoint games that were read with many hands after their latest checkpoint (an
+    upgrade, a bulk import), in a short write of their own: the next read, in any
+    process, and the game's history pages are then light. Only a shortcut: skipped
+    inside a transaction, and where the database cannot be written now (read-only,
+    full, busy)."""
+    if not game_ids or db.conn.in_transaction:
+        return
+    try:
+        with writing(db):
+            for game_id in game_ids:
+                _keep_checkpoints(db, game_id)
+    except sqlite3.OperationalError:
+        pass
+
+
+def _read_games(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]
+                ) -> list[tuple[GameRecord, int]]:
+    """Records for these game rows, each with how many hands were scored to read it."""
+    # A few queries whatever the number of games and hands: each game's latest
+    # checkpoint and the hands after it (usually only its last hand), scored on top.
+    games = _setups(db, game_rows)
+    if not games:
+        return []
+    starts = _latest_checkpoints(db, games)
+    each = "select id from hands where game_id = ? and deleted_at is null and id >= ?"
+    after = " union all ".join([each] * len(games))
+    hands: dict[int, list[Hand]] = {i: [] for i in games}
+    for hand in _read_hands(db, games, f"id in ({after})",
+                            [a for i, s in starts.items() for a in (i, s.last_hand)]):
+        hands[hand.game_id].append(hand)
+    records = []
+    for i, game in games.items():
+        first = starts[i].hands if starts[i].last_hand else starts[i].hands + 1
+        numbered = [replace(h, number=n) for n, h in enumerate(hands[i], first)]
+        record = _replay(game, starts[i], numbered)
+        records.append((record, record.hand_count - starts[i].hands))
+    return records
+
+
+def _setups(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> dict[int, GameRecord]:
+    """The games these rows are, with their seats, before any hand is scored."""
     settings = {r["id"]: read for r in game_rows if (read := _settings(r)) is not None}
     rows = [r for r in game_rows if r["id"] in settings]
     if not rows:
-        return []
+        return {}
     ids = [r["id"] for r in rows]
     marks = ",".join("?" * len(ids))
     players: dict[int, list[str]] = {i: [] for i in ids}
     for p in db.table("players").rows_where(f"game_id in ({marks})", ids, order_by="game_id, seat"):
         players[p["game_id"]].append(p["name"])
-    hand_rows = list(db.table("hands").rows_where(
-        f"game_id in ({marks}) and deleted_at is null", ids, order_by="id"))
+    games: dict[int, GameRecord] = {}
+    for r in rows:
+        try:
+            games[r["id"]] = _record(r, settings[r["id"]], tuple(players[r["id"]]))
+        except engine.ScoringError:  # settings the engine refuses (a manual edit): left out
+            continue
+    return games
+
+
+def _latest_checkpoints(db: sqlite_utils.Database, games: Mapping[int, GameRecord]
+                        ) -> dict[int, _Checkpoint]:
+    """Each game's latest checkpoint (else its start)."""
+    marks = ",".join("?" * len(games))
+    latest = {c["game_id"]: c for c in db.query(
+        f"select * from checkpoints c where game_id in ({marks}) and scored_by = ? and "
+        "hands = (select max(hands) from checkpoints where game_id = c.game_id and "
+        "scored_by = c.scored_by)", [*games, SCORED_BY])}
+    return {i: _checkpoint(g, latest.get(i)) for i, g in games.items()}
+
+
+def _record(row: dict[str, Any], settings: tuple[type[engine.Game], ScoringMode, TableOptions],
+            players: tuple[str, ...]) -> GameRecord:
+    """A game as its row says, before any hand is scored."""
+    variant, mode, options = settings
+    start = _start_totals(row)
+    return GameRecord(
+        id=row["id"], variant=variant, mode=mode, target=row["target"], options=options,
+        players=players, dealer=row["dealer"], play_on=bool(row["play_on"]),
+        ended_at=row["ended_at"], created_at=row["created_at"], deleted_at=row["deleted_at"],
+        rematch_of=row["rematch_of"], version=row["version"], start_totals=start,
+        scored=engine.new_standings(mode, len(players), row["target"], totals=start))
+
+
+def _read_hands(db: sqlite_utils.Database, games: Mapping[int, GameRecord] | GameRecord,
+                where: str, args: list[Any], limit: int | None = None) -> list[Hand]:
+    """The hands these rows are, in order (numbered 0: the caller counts), with what was held."""
+    hand_rows = list(db.table("hands").rows_where(where, args, order_by="id", limit=limit))
     holdings: dict[int, list[dict[str, Any]]] = {h["id"]: [] for h in hand_rows}
     if hand_rows:
-        hand_ids = [h["id"] for h in hand_rows]
-        hmarks = ",".join("?" * len(hand_ids))
-        for row in db.table("holdings").rows_where(f"hand_id in ({hmarks})", hand_ids, order_by="seat"):
+        marks = ",".join("?" * len(hand_rows))
+        for row in db.table("holdings").rows_where(f"hand_id in ({marks})", list(holdings),
+                                                   order_by="seat"):
             holdings[row["hand_id"]].append(row)
-    hands: dict[int, list[Hand]] = {i: [] for i in ids}
+    hands = []
     for h in hand_rows:
-        variant, _, options = settings[h["game_id"]]
+        game = games if isinstance(games, GameRecord) else games[h["game_id"]]
         held: dict[int, Holding] = {}
         problem = None
         for row in holdings[h["id"]]:
             try:
-                held[row["seat"]] = _holding(row, variant, options)
+                held[row["seat"]] = _holding(row, game.variant, game.options)
             except (engine.CardError, ValueError) as exc:
                 problem = f"the cards stored for seat {row['seat'] + 1} are not cards ({exc})"
-        number = len(hands[h["game_id"]]) + 1
-        hands[h["game_id"]].append(
-            Hand(h["id"], number, h["went_out"], held, h["created_at"], problem))
-    games = []
-    for r in rows:
-        variant, mode, options = settings[r["id"]]
-        games.append(GameRecord(
-            id=r["id"], variant=variant, mode=mode, target=r["target"], options=options,
-            players=tuple(players[r["id"]]), dealer=r["dealer"], play_on=bool(r["play_on"]),
-            ended_at=r["ended_at"], created_at=r["created_at"], deleted_at=r["deleted_at"],
-            rematch_of=r["rematch_of"], hands=tuple(hands[r["id"]]), version=r["version"],
-            start_totals=_start_totals(r),
-        ))
-    return games
+        hands.append(Hand(h["id"], 0, h["went_out"], held, h["created_at"], problem,
+                          game_id=h["game_id"]))
+    return hands
 
 
 def _settings(row: dict[str, Any]) -> tuple[type[engine.Game], ScoringMode, TableOptions] | None:
@@ -389,12 +621,16 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
     when its ``digest`` differs), or when ``version`` is not the game's version: the form was made
     from a state of the game that another phone has changed since. Whatever the
     caller writes inside is decided on this fresh game, and commits with the key spent
-    and the game's derived listing state (in progress or finished) brought up to date.
+    and the game's derived state brought up to date: where the home page lists it (in
+    progress or finished) and the checkpoints of its standings.
     """
     changed: GameRecord | None = None
     with writing(db):
         check_unspent(db, submission, digest, game_id, "Already saved. This form was already "
                       "submitted: nothing was saved twice. Here is the game as it is now.")
+        # Checkpointed first (nothing to do unless some hands are not), so that a game
+        # whose checkpoints went (an upgrade, a manual fix) is scored once, not twice.
+        _keep_checkpoints(db, game_id)
         game = load_game(db, game_id, cache)
         if game is None or (game.deleted_at and not allow_deleted):
             raise NoSuchGame("There is no such game. It may have been deleted.")
@@ -403,11 +639,12 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
                              "opened, so nothing was saved. Here it is as it is now.", game_id)
         yield game
         _spend(db, submission, digest)
-        changed = load_game(db, game_id)
-        if changed is not None and changed.version != game.version:
-            _list_as(db, changed)
-        else:
-            changed = None
+        row = db.execute("select version from games where id = ?", [game_id]).fetchone()
+        if row[0] != game.version:
+            _keep_checkpoints(db, game_id)
+            changed = load_game(db, game_id)  # read from the checkpoint just written
+            if changed is not None:
+                _list_as(db, changed)
     # Only a committed state may be cached: a rolled-back one would be served later.
     if cache and changed is not None:
         cache.put(changed)
@@ -420,6 +657,48 @@ def fill_listing_state(db: sqlite_utils.Database) -> None:
             game = load_game(db, row["id"])
             db.table("games").update(row["id"], {"in_progress": int(
                 game is None or game.accepts_hands or game.problem is not None)})
+
+
+def _keep_checkpoints(db: sqlite_utils.Database, game_id: int) -> None:
+    """Bring the game's checkpoints up to its hands (inside the write's transaction).
+
+    The hands after its latest checkpoint are scored on top of it: after a new hand, that
+    one; after a change to an older hand, those after the checkpoint before it (the
+    database dropped the later ones), which get theirs again every
+    :data:`CHECKPOINT_EVERY` hands. The last hand gets one too.
+    """
+    games = _setups(db, list(db.table("games").rows_where("id = ?", [game_id])))
+    if not games:
+        return
+    game = games[game_id]
+    start = _latest_checkpoints(db, games)[game_id]
+    standings, problem, last = start.scored, start.problem, None
+    for hand in _hands_from(db, game, start):
+        last = hand
+        if hand.number == start.hands:  # the checkpoint's own last hand
+            continue
+        if problem is None:
+            standings, problem = _score_on(replace(standings, hands=()), [hand])
+        if hand.number % CHECKPOINT_EVERY == 0:
+            _write_checkpoint(db, game_id, standings, problem, last)
+    if last is None or last.number == start.hands:
+        return  # nothing after the latest checkpoint: it stands
+    _write_checkpoint(db, game_id, standings, problem, last)
+    # The latest and one every CHECKPOINT_EVERY hands are kept; any of another version of the app go.
+    count = last.number if last else 0
+    db.execute("delete from checkpoints where game_id = ? and hands != ? and "
+               "(hands % ? != 0 or hands > ? or scored_by != ?)",
+               [game_id, count, CHECKPOINT_EVERY, count, SCORED_BY])
+
+
+def _write_checkpoint(db: sqlite_utils.Database, game_id: int, scored: Standings,
+                      problem: str | None, last_hand: Hand | None) -> None:
+    version = db.execute("select version from games where id = ?", [game_id]).fetchone()[0]
+    db.table("checkpoints").upsert({
+        "game_id": game_id, "hands": last_hand.number if last_hand else 0,
+        "last_hand": last_hand.id if last_hand else None, "standings": json.dumps(
+            scored.to_dict()), "problem": problem, "version": version, "scored_by": SCORED_BY},
+        pk=("game_id", "hands"))
 
 
 def _list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
@@ -496,7 +775,7 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     holdings = list(holdings)
     if not game.accepts_hands:
         raise ConflictError("This game is over: no more hands can be recorded.", game.id)
-    engine.score_hand(game.standings, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
+    engine.score_hand(game.scored, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     hand_id = _inserted(db.table("hands").insert({
         "game_id": game.id, "went_out": went_out, "created_at": now(),
     }))
@@ -510,7 +789,7 @@ def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_ou
                 holdings: Iterable[Holding], device: str = "") -> None:
     """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
-    game.score_with(hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
+    score_with(db, game, hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     db.table("hands").update(hand.id, {"went_out": went_out})
     db.table("holdings").delete_where("hand_id = ?", [hand.id])
     _insert_holdings(db, hand.id, holdings)
@@ -526,10 +805,11 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     UNO player brought back into hands that were played without them. Deleting is
     always allowed, so a hand that breaks the history can be taken out.
     """
-    rows = {r["id"]: r for r in db.table("hands").rows_where("game_id = ?", [game.id], order_by="id")}
-    if hand_id not in rows:
+    row = next(db.table("hands").rows_where("id = ? and game_id = ?", [hand_id, game.id],
+                                            select="deleted_at"), None)
+    if row is None:
         raise NoSuchGame("There is no such hand in this game.")
-    if (rows[hand_id]["deleted_at"] is not None) == deleted:
+    if (row["deleted_at"] is not None) == deleted:
         raise ConflictError("That hand was already deleted: nothing more was changed." if deleted
                             else "That hand is already back in the game.", game.id)
     if not deleted:
@@ -565,7 +845,7 @@ def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = Tru
         raise ConflictError("This game ends when someone reaches its target.", game.id)
     if ended and game.finished:
         raise ConflictError("This game is already over.", game.id)
-    if ended and not game.hands:
+    if ended and not game.hand_count:
         raise ConflictError("Play at least one hand before ending the game.", game.id)
     if ended and game.problem:
         raise ConflictError(game.problem, game.id)

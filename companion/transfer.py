@@ -88,7 +88,7 @@ def export_game(db: sqlite_utils.Database, game: store.GameRecord, phone: Phone)
                    "holdings": [{"seat": s, "points": x.points} if x.typed
                                 else {"seat": s, "cards": engine.cards_text(x.cards)}
                                 for s, x in h.holdings.items()]}
-                  for h in game.hands],
+                  for h in store.all_hands(db, game)],
         "rulings": [{"check": r["check_name"], "title": r["title"], "outcome": r["outcome"],
                      "verdict": json.loads(r["verdict"]),
                      "dispute": json.loads(r["dispute"] or "[]"), "created_at": r["created_at"]}

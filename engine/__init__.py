@@ -30,6 +30,7 @@ from .scoring import (
     new_standings,
     score_game,
     score_hand,
+    score_hands,
 )
 from .variants import VARIANTS, find_variant
 
@@ -78,4 +79,5 @@ __all__ = [
     "rule_card_shares",
     "score_game",
     "score_hand",
+    "score_hands",
 ]

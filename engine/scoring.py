@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 class ScoringError(ValueError):
@@ -109,6 +110,8 @@ class Standings:
     #: Points (or wins, in a tally) that end the game; None for an open-ended tally.
     target: int | None
     totals: tuple[int, ...]
+    #: What each hand scored, the latest last: every hand when scored from the start;
+    #: only those scored since, when carried on from a stored checkpoint (:meth:`from_dict`).
     hands: tuple[HandScore, ...] = ()
     eliminated: frozenset[int] = frozenset()
     #: Seats that won the game; empty while it goes on. Partners win together.
@@ -116,6 +119,10 @@ class Standings:
     #: Number of the hand that decided the game.
     decided_at: int | None = None
     teams: tuple[tuple[int, ...], ...] = ()
+    #: How many hands were scored (``hands`` may hold only the latest of them).
+    played: int = 0
+    #: (seat, number of the hand that eliminated it), in the order they went out.
+    out_at: tuple[tuple[int, int], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -131,7 +138,7 @@ class Standings:
     def leaders(self) -> tuple[int, ...]:
         """Seats currently in front: most points, or fewest where points count against."""
         contenders = self.active
-        if not self.hands and not any(self.totals):
+        if not self.played and not any(self.totals):
             return ()
         if self.mode.charges_holder:
             best = min(self.totals[s] for s in contenders)
@@ -147,7 +154,7 @@ class Standings:
         >>> score_game(ScoringMode.STANDARD, 3, [HandOutcome(1, {0: 20, 2: 20})], 500).ranking()
         ((1, 1), (2, 0), (2, 2))
         """
-        out_at = {seat: hand.number for hand in self.hands for seat in hand.eliminated}
+        out_at = dict(self.out_at)
         sign = 1 if self.mode.charges_holder else -1
 
         def key(seat: int) -> tuple[bool, bool, int, int]:
@@ -192,14 +199,46 @@ class Standings:
         >>> s.next_dealer(0)  # seat 1 would deal, but is out
         2
         """
-        dealer = first_dealer
+        # Between two eliminations the deal goes round the same players: count those
+        # hands' steps at once, so the cost does not grow with the number of hands.
+        dealer, done = first_dealer, 0
         eliminated: frozenset[int] = frozenset()
-        for hand in self.hands:
-            eliminated = eliminated | hand.eliminated
-            dealer = _next_seat(dealer, self.seats, eliminated)
+        for number in sorted({n for _, n in self.out_at}) + [self.played + 1]:
+            dealer = _pass_deal(dealer, self.seats, eliminated, number - 1 - done)
+            if number > self.played:
+                break
+            eliminated = frozenset(s for s, n in self.out_at if n <= number)
+            dealer = _pass_deal(dealer, self.seats, eliminated, 1)
+            done = number
         if dealer in eliminated:
             dealer = _next_seat(dealer, self.seats, eliminated)
         return dealer
+
+    def score_of(self, number: int) -> HandScore | None:
+        """What hand ``number`` scored, if these standings hold it (see :attr:`hands`)."""
+        index = number - 1 - (self.played - len(self.hands))
+        return self.hands[index] if 0 <= index < len(self.hands) else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """These standings as plain values (JSON), without the hand-by-hand scores:
+        what :meth:`from_dict` needs to go on scoring where they stand."""
+        return {"mode": self.mode.value, "seats": self.seats, "target": self.target,
+                "totals": list(self.totals), "eliminated": sorted(self.eliminated),
+                "winners": list(self.winners), "decided_at": self.decided_at,
+                "teams": [list(t) for t in self.teams], "played": self.played,
+                "out_at": [list(p) for p in self.out_at]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Standings:
+        """Standings from :meth:`to_dict` (their :attr:`hands` empty)."""
+        return cls(ScoringMode(data["mode"]), int(data["seats"]), data["target"],
+                   tuple(int(t) for t in data["totals"]),
+                   eliminated=frozenset(int(s) for s in data["eliminated"]),
+                   winners=tuple(int(s) for s in data["winners"]),
+                   decided_at=data["decided_at"],
+                   teams=tuple(tuple(int(s) for s in t) for t in data["teams"]),
+                   played=int(data["played"]),
+                   out_at=tuple((int(s), int(n)) for s, n in data["out_at"]))
 
 
 def new_standings(
@@ -271,7 +310,7 @@ def score_hand(standings: Standings, outcome: HandOutcome) -> Standings:
         for member in s.team_of(seat):
             totals[member] += pts
     new_totals = tuple(totals)
-    number = len(s.hands) + 1
+    number = s.played + 1
 
     knocked_out: frozenset[int] = frozenset()
     eliminated = s.eliminated
@@ -296,7 +335,8 @@ def score_hand(standings: Standings, outcome: HandOutcome) -> Standings:
     hand = HandScore(number, out, points, new_totals, knocked_out)
     return replace(
         s, totals=new_totals, hands=s.hands + (hand,), eliminated=eliminated,
-        winners=winners, decided_at=decided_at,
+        winners=winners, decided_at=decided_at, played=number,
+        out_at=s.out_at + tuple((seat, number) for seat in sorted(knocked_out)),
     )
 
 
@@ -309,19 +349,27 @@ def score_game(
     totals: Sequence[int] | None = None,
 ) -> Standings:
     """Standings after all ``hands``, scored from scratch (or from the starting ``totals``)."""
-    standings = new_standings(mode, seats, target, teams, totals)
+    return score_hands(new_standings(mode, seats, target, teams, totals), hands)
+
+
+def score_hands(standings: Standings, hands: Iterable[HandOutcome]) -> Standings:
+    """The standings after these further ``hands``; :class:`ScoringError` for a bad one."""
+    scores = list(standings.hands)
     for outcome in hands:
-        standings = score_hand(standings, outcome)
-    return standings
+        # Each hand scored without the earlier ones' scores, gathered at the end: adding
+        # to a tuple copies it, which would make a long game quadratic.
+        standings = score_hand(replace(standings, hands=()), outcome)
+        scores += standings.hands
+    return replace(standings, hands=tuple(scores))
 
 
 def end_game(standings: Standings) -> Standings:
     """Close a game that has no winner yet (an open tally): the leaders win."""
     if standings.finished:
         return standings
-    if not standings.hands:
+    if not standings.played:
         raise ScoringError("no hand has been played yet")
-    return replace(standings, winners=standings.leaders, decided_at=len(standings.hands))
+    return replace(standings, winners=standings.leaders, decided_at=standings.played)
 
 
 def _next_seat(seat: int, seats: int, skip: frozenset[int]) -> int:
@@ -330,6 +378,17 @@ def _next_seat(seat: int, seats: int, skip: frozenset[int]) -> int:
         if candidate not in skip:
             return candidate
     return seat
+
+
+def _pass_deal(dealer: int, seats: int, skip: frozenset[int], hands: int) -> int:
+    """The dealer after the deal passed ``hands`` times, none of them to ``skip`` (R1, R15d)."""
+    if hands <= 0:
+        return dealer
+    dealer = _next_seat(dealer, seats, skip)
+    active = [s for s in range(seats) if s not in skip]
+    if dealer not in active:
+        return dealer
+    return active[(active.index(dealer) + hands - 1) % len(active)]
 
 
 def _opponents(s: Standings, out: int) -> tuple[int, ...]:

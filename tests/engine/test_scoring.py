@@ -1,17 +1,22 @@
 """Scoring modes as pure functions over hands: R15 (a-d), R32, R37."""
 
+import json
 from functools import reduce
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import (
     HandOutcome,
     ScoringError,
     ScoringMode,
+    Standings,
     end_game,
     new_standings,
     score_game,
     score_hand,
+    score_hands,
 )
 
 STANDARD = ScoringMode.STANDARD
@@ -508,3 +513,42 @@ def test_impossible_starting_scores_are_refused(mode, seats, start, message):
 ])
 def test_ranking_puts_the_best_first_and_ties_share_a_place(mode, seats, hands, target, ranking):
     assert score_game(mode, seats, hands, target).ranking() == ranking
+
+
+def _dealer_by_replay(standings: Standings, first: int) -> int:
+    """The next dealer as R1 and R15d say it, passing the deal once per hand."""
+    dealer, out = first, frozenset[int]()
+    for hand in standings.hands:
+        out = out | hand.eliminated
+        dealer = next((dealer + k) % standings.seats for k in range(1, standings.seats + 1)
+                      if (dealer + k) % standings.seats not in out)
+    if dealer in out:
+        dealer = next((dealer + k) % standings.seats for k in range(1, standings.seats + 1)
+                      if (dealer + k) % standings.seats not in out)
+    return dealer
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 6), st.lists(st.tuples(st.integers(0, 5), st.lists(
+    st.sampled_from([0, 10, 40, 90]), min_size=6, max_size=6)), max_size=30), st.data())
+def test_standings_stored_and_carried_on_score_as_from_the_start(seats, hands, data):
+    # Challenge UNO: eliminations change who deals and who is scored.
+    outcomes, standings = [], new_standings(ScoringMode.CHALLENGE, seats, 150)
+    for out, held in hands:
+        if standings.finished:
+            break
+        out = standings.active[out % len(standings.active)]
+        outcome = HandOutcome(out, {s: held[s] for s in standings.active if s != out})
+        standings = score_hand(standings, outcome)
+        outcomes.append(outcome)
+    for first in range(seats):
+        assert standings.next_dealer(first) == _dealer_by_replay(standings, first)
+    # Stored after any hand, read back and carried on: the same standings.
+    cut = data.draw(st.integers(0, len(outcomes)))
+    stored = score_game(ScoringMode.CHALLENGE, seats, outcomes[:cut], 150).to_dict()
+    carried = score_hands(Standings.from_dict(json.loads(json.dumps(stored))), outcomes[cut:])
+    assert carried.to_dict() == standings.to_dict()
+    assert carried.hands == standings.hands[cut:]
+    assert all(carried.score_of(n) == standings.hands[n - 1]
+               for n in range(cut + 1, len(outcomes) + 1))
+    assert carried.score_of(cut) is None or cut == 0
