@@ -236,9 +236,10 @@ def _hands(setup: store.GameSetup,
            hands: list[Any]) -> tuple[tuple[int, tuple[store.Holding, ...], str], ...]:
     """Every hand, read as its form would be (the engine parses the cards) and scored in
     turn from the start totals."""
+    standings = engine.new_standings(setup.mode, len(setup.players), setup.target,
+                                     totals=setup.start_totals)
     game = store.GameRecord(**vars(setup), id=0, play_on=False, ended_at=None, created_at="",
-                            deleted_at=None, rematch_of=None)
-    standings = game.standings
+                            deleted_at=None, rematch_of=None, scored=standings)
     read = []
     for number, raw in enumerate(hands, 1):
         where = f"hands[{number - 1}]"
