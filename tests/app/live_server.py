@@ -441,13 +441,20 @@ class ThreadServer:
         self.server.server_close()
 
 
-def alive(pid: int) -> bool:
-    """Whether the process still runs (a zombie has let go of its files: not alive)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return False
+def in_group(group: int) -> list[int]:
+    """The processes of a process group still running (Linux's /proc; a zombie has let go
+    of its files, so it does not count)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[2]) == group:
+            found.append(int(entry.name))
+    return found
 
 
 class ServerProcess:
@@ -470,7 +477,10 @@ class ServerProcess:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
                  "--port", "0", "--db", str(self.db), *self.args],
-                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log)
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log,
+                # A process group of its own: a kill reaches every worker, even one the
+                # master forks at that very moment.
+                start_new_session=True)
         assert self.process.stdout is not None
         out = b""
         deadline = time.monotonic() + TIMEOUT
@@ -490,18 +500,15 @@ class ServerProcess:
         the server's workers are its children)."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            workers = children(self.process.pid)
-            self.process.send_signal(signal.SIGKILL)  # first, so that it starts no new worker
-            for child in workers:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(child, signal.SIGKILL)
-            # The workers are not ours to wait for; until each is gone it still holds the
-            # files the master opened (the database, the serving lock).
-            deadline = time.monotonic() + TIMEOUT
-            while any(alive(child) for child in workers) and time.monotonic() < deadline:
-                time.sleep(0.01)
+        group = self.process.pid  # (the server leads its own process group)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
         self.process.wait(timeout=TIMEOUT)
+        # The workers are not ours to wait for; until each is gone it still holds the
+        # files the master opened (the database, the serving lock).
+        deadline = time.monotonic() + TIMEOUT
+        while in_group(group) and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert self.process.stdout is not None
         self.process.stdout.close()
         self.process = None

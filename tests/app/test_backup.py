@@ -14,8 +14,9 @@ import threading
 import time
 from pathlib import Path
 
-from live_server import Phone, ServerProcess
+from live_server import TIMEOUT, Phone, ServerProcess
 
+from companion.backup import BackupError, not_served
 from companion.cli import main
 
 #: Games played after the backup, before the server is killed (the issue's 30).
@@ -38,6 +39,20 @@ def sound(path: Path) -> bool:
         return conn.execute("pragma integrity_check").fetchone() == ("ok",)
     finally:
         conn.close()
+
+
+def stopped(server: ServerProcess) -> None:
+    """Kill the server, then wait (bounded) until the kernel has let go of its serving lock:
+    a killed process's files are closed as it is torn down, a moment after the kill."""
+    server.kill()
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            with not_served(str(server.db)):
+                return
+        except BackupError:
+            assert time.monotonic() < deadline, "the killed server still holds its lock"
+            time.sleep(0.05)
 
 
 def server_on(data_dir: Path) -> ServerProcess:
@@ -98,7 +113,7 @@ def test_restore_refused_while_a_server_uses_the_database(data_dir, capsys):
         assert "a server is using" in capsys.readouterr().err
         assert games(server.db) == 2
     finally:
-        server.kill()
+        stopped(server)
     # Once it stopped (here killed), the restore goes through.
     assert main(["restore", str(backup), "--db", str(server.db)]) == 0
     assert games(server.db) == 1
@@ -114,7 +129,7 @@ def test_restore_after_a_kill_gives_back_exactly_the_backup(data_dir, capsys):
         for _ in range(LATER_GAMES):
             phone.new_game()
     finally:
-        server.kill()
+        stopped(server)
     wal = Path(f"{server.db}-wal")
     assert wal.stat().st_size > 0, "the kill left no WAL: the test tests nothing"
 
