@@ -18,8 +18,8 @@ from .db import get_cache, get_db
 from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
 from .gate import access_to, device, get_game_or_404, keepers_only
-from .jackpot import this_phone
 from .labels import names
+from .phones import this_phone
 
 bp = Blueprint("games", __name__)
 

@@ -12,7 +12,6 @@ import math
 import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -26,7 +25,8 @@ from . import access, live, store
 from .db import get_cache, get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, name_key, parse_seat
-from .gate import access_to, current_access, device, get_game_or_404, viewers_may_post
+from .gate import access_to, get_game_or_404, viewers_may_post
+from .phones import MAX_RULE, Phone, this_phone
 
 bp = Blueprint("jackpot", __name__)
 
@@ -35,8 +35,6 @@ bp = Blueprint("jackpot", __name__)
 #: Tests may set ``JACKPOT_RANDOM`` in the app's config to a seeded generator.
 OS_RANDOM = random.SystemRandom()
 
-#: The most characters a rule card holds (the printed card has room for a sentence).
-MAX_RULE = 160
 
 #: Outcome suggestions for tables short of ideas (our own words, R17 leaves it open).
 SUGGESTIONS = (
@@ -65,59 +63,6 @@ def jackpot_game_or_404(game_id: int) -> store.GameRecord:
     if not game.variant.rule_cards:
         abort(404, description=f"{game.variant.title} has no Wild Jackpot unit.")
     return game
-
-
-@dataclass(frozen=True)
-class Phone:
-    """The phone asking, as the Wild Jackpot sees it: the one place that says who may
-    read which rule card (docs/rulings.md, "Who reads a rule card").
-
-    A scorekeeper's phone is the shared one, passed round the table; a viewer's phone
-    that claimed a seat is that player's own."""
-
-    device: str | None
-    keeper: bool
-    #: The seat this phone is the own phone of, if any.
-    seat: int | None
-    #: Every seat a player's own phone claimed: seat to device.
-    claimed: Mapping[int, str]
-
-    def writes(self, seat: int) -> bool:
-        """Whether this phone writes the seat's rule cards: its own phone, or (when it
-        has none) the shared phone passed to the player."""
-        return self.claimed.get(seat) == self.device if seat in self.claimed else self.keeper
-
-    def reveals(self, seat: int) -> bool:
-        """Whether a card dealt to the seat may show here before it is revealed: the
-        same phones as write the seat's cards."""
-        return self.writes(seat)
-
-    def reads(self, card: store.RuleCard) -> bool:
-        """Whether this phone may read a written card (the one it was written on)."""
-        return card.readable_by(self.device, self.keeper)
-
-    def on_own_phone(self, seat: int) -> bool:
-        """Whether the seat's player has a phone of their own, other than this one."""
-        return seat in self.claimed and self.claimed[seat] != self.device
-
-    def sees(self, spin: store.Spin) -> store.Spin:
-        """The pull as this phone may see it: a dealt card's text only once it is
-        revealed, or where it is to be revealed."""
-        return replace(spin, cards=tuple(
-            c if c.revealed or self.reveals(c.seat) else replace(c, text=None)
-            for c in spin.cards))
-
-    def shown_here(self, cards: Iterable[store.DealtCard]) -> list[store.DealtCard]:
-        """The dealt cards this phone shows their players, in turn (the shared phone's
-        pass round the table)."""
-        return [c for c in cards if self.reveals(c.seat)]
-
-
-def this_phone(game: store.GameRecord) -> Phone:
-    """The phone asking about ``game`` (whose access the gate has checked)."""
-    allowed = current_access()
-    return Phone(device(), allowed.can_change, allowed.seat,
-                 access.seat_phones(get_db(), game.id))
 
 
 def _seat(values: Mapping[str, Any], name: str, players: int, label: str) -> int:
