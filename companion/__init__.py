@@ -102,6 +102,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     assets.init_app(app)
     app.after_request(_protect)
+    # Polls that changed nothing are most requests: answered before Flask (companion/live.py).
+    app.wsgi_app = live.PollFront(app, SECURITY_HEADERS)  # type: ignore[method-assign]
 
     from . import games, hands, jackpot, referee, rules, sharing
     from .labels import bdi, card_label, chips, names

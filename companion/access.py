@@ -93,6 +93,19 @@ def role_of(db: sqlite_utils.Database, device: str | None, game_id: int) -> Acce
     return Access(row[0], row[1]) if row else STRANGER
 
 
+def revision_and_role(db: sqlite_utils.Database, device: str | None,
+                      game_id: int) -> tuple[int, Access] | None:
+    """The game's live revision and what ``device`` may do with it, in one read (the
+    live pages' poll front, companion/live.py); None for a game not there."""
+    row = db.execute(
+        "select games.revision, access.role, access.seat from games left join access"
+        " on access.game_id = games.id and access.device = ? where games.id = ?",
+        [device or "", game_id]).fetchone()
+    if row is None:
+        return None
+    return row[0], (Access(row[1], row[2]) if device and row[1] else STRANGER)
+
+
 def game_for_token(db: sqlite_utils.Database, token: str) -> tuple[int, str] | None:
     """The game a link's token opens, and the role it gives; None for no (or an old) link."""
     if not token or len(token) > 64:

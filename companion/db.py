@@ -8,10 +8,11 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import click
 import sqlite_utils
@@ -19,6 +20,11 @@ from flask import Flask, current_app, g
 from sqlite_utils.migrations import Migrations
 
 from .errors import StartupError
+
+try:
+    import fcntl
+except ImportError:  # Windows: one process (waitress), so the threads' lock is enough
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from .store import GameCache
@@ -315,8 +321,72 @@ def open_db(path: str, read_only: bool = False) -> sqlite_utils.Database:
     if path != ":memory:":
         if not read_only:
             db.execute("PRAGMA journal_mode = WAL")
+            _turns_of[db] = WriteTurn.of(path)
         db.execute("PRAGMA busy_timeout = 5000")
     return db
+
+
+class WriteTurn:
+    """Writers to one database file take turns here before ``BEGIN IMMEDIATE``.
+
+    SQLite lets one writer in at a time, and one that finds the lock taken sleeps and
+    retries (1, 2, 5 ... up to 100 ms at a time): with a few workers writing at once, a
+    request would sleep longer than it works. Here a writer waits on a lock that wakes it
+    the moment the last one is done: a thread lock within a process, and an ``flock`` on
+    a file beside the database between the server's worker processes.
+    """
+
+    _all: ClassVar[dict[str, WriteTurn]] = {}
+    _made = threading.Lock()
+
+    def __init__(self, path: str):
+        self.lock_path = f"{path}-writer.lock"
+        # Reentrant: a thread writing on a second connection inside its first meets
+        # SQLite's busy timeout and an error, as before, not a deadlock here.
+        self.threads = threading.RLock()
+        self._depth = 0
+        self._file: tuple[int, int] | None = None  # (pid, fd): an flock is per open file
+
+    @classmethod
+    def of(cls, path: str) -> WriteTurn:
+        """The turn of the database at ``path`` (one per file and process)."""
+        with cls._made:
+            found = cls._all.get(path)
+            if found is None:
+                found = cls._all[path] = cls(path)
+            return found
+
+    @contextmanager
+    def taken(self) -> Iterator[None]:
+        """Hold the turn: no other thread or worker process of this app writes meanwhile."""
+        with self.threads:
+            fd = self._fd() if self._depth == 0 else None
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+                if fd is not None:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _fd(self) -> int | None:
+        # A forked worker must open its own: the parent's file (and lock) is shared.
+        if fcntl is None:
+            return None
+        if self._file is None or self._file[0] != os.getpid():
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                return None  # a folder not ours to write: SQLite's own lock still holds
+            self._file = (os.getpid(), fd)
+        return self._file[1]
+
+
+#: The write turn of each connection opened by :func:`open_db` for writing.
+_turns_of: weakref.WeakKeyDictionary[sqlite_utils.Database, WriteTurn] = (
+    weakref.WeakKeyDictionary())
 
 
 def read_only_file(path: str) -> bool:
@@ -359,18 +429,21 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     A deferred ``BEGIN`` reads first and upgrades to a write lock later; in WAL mode a
     commit by another connection in between makes that upgrade fail at once, without
     waiting for the busy timeout. IMMEDIATE takes the write lock first, so concurrent
-    writers wait their turn. sqlite-utils' own ``atomic()`` nests inside as savepoints.
+    writers wait their turn (in the connection's :class:`WriteTurn`, woken as soon as it
+    comes). sqlite-utils' own ``atomic()`` nests inside as savepoints.
     """
     if db.conn.in_transaction:
         raise RuntimeError("a write transaction is already open")
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        if db.conn.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+    turn = _turns_of.get(db)
+    with turn.taken() if turn else nullcontext():
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
 
 def migrate(path: str, read_only: bool = False) -> None:

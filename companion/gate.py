@@ -87,23 +87,33 @@ def keepers_only(view: View) -> View:
     return view
 
 
+def refusal(allowed: Access, view: object, method: str) -> int | None:
+    """The door's decision for a request of ``method`` to ``view`` by a phone allowed
+    ``allowed``: 404 (a stranger), 403 (a viewer asking to change), or None (come in).
+    Also asked by the live pages' poll front (companion/live.py), before Flask."""
+    if not allowed.can_view:
+        return 404
+    if allowed.can_change:
+        return None
+    if method in SAFE_METHODS:
+        refused = getattr(view, "keepers_only", False)
+    else:
+        refused = not getattr(view, "viewers_may_post", False)
+    return 403 if refused else None
+
+
 def guard() -> None:
     """Before any view of a game: a stranger's 404, a viewer's 403 for a change."""
     game_id = (request.view_args or {}).get("game_id")
     if not isinstance(game_id, int):
         return
     allowed = access_to(game_id)
-    if not allowed.can_view:
+    view = current_app.view_functions.get(request.endpoint or "")
+    refused = refusal(allowed, view, request.method)
+    if refused == 404:
         abort(404, description=NO_SUCH_GAME)
     g.game_access = allowed
-    if allowed.can_change:
-        return
-    view = current_app.view_functions.get(request.endpoint or "")
-    if request.method in SAFE_METHODS:
-        refused = getattr(view, "keepers_only", False)
-    else:
-        refused = not getattr(view, "viewers_may_post", False)
-    if refused:
+    if refused == 403:
         abort(403, description=VIEW_ONLY)
 
 

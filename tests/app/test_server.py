@@ -202,3 +202,50 @@ def test_a_port_in_use_stops_the_start_with_one_line(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
     assert f"Cannot listen on 127.0.0.1 port {port} (Address already in use)" in err
+
+
+def read_answer(sock: socket.socket) -> tuple[list[str], bytes]:
+    """One answer on a kept-alive connection: its head's lines and its body."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    length = next((int(line.split(":", 1)[1]) for line in lines
+                   if line.lower().startswith("content-length:")), 0)
+    while len(body) < length:
+        body += sock.recv(65536)
+    return lines, body
+
+
+def test_a_served_poll_that_changed_nothing_is_answered_as_the_app_answers_it(start):
+    server = start("--workers", "1", "--threads", "1")
+    phone = Phone(server.port)
+    game = phone.new_game(["Ann", "Bob"])
+    tag = phone.get(f"/games/{game}").headers["etag"]
+    cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+    poll = (f"GET /games/{game} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            f"Cookie: {cookie}\r\nHX-Request: true\r\nIf-None-Match: {tag}\r\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as sock:
+        answers = []
+        # The same poll three times on one kept-alive connection: answered in the worker's
+        # loop, then (a header the loop leaves to gunicorn's parser) by the app, then
+        # in the loop again; then the page itself, on the same connection.
+        for extra in ("", "Connection: keep-alive\r\n", ""):
+            sock.sendall((poll + extra + "\r\n").encode())
+            answers.append(read_answer(sock))
+        sock.sendall(f"GET /games/{game} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                     f"Cookie: {cookie}\r\n\r\n".encode())
+        page, body = read_answer(sock)
+    heads = [{line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in lines[1:]}
+             for lines, _ in answers]
+    for lines, body304 in answers:
+        assert lines[0] == "HTTP/1.1 304 NOT MODIFIED" and body304 == b""
+    for head in heads:
+        head.pop("Date")
+    assert heads[0] == heads[1] == heads[2]
+    assert heads[0]["Connection"] == "keep-alive" and heads[0]["ETag"] == tag
+    assert page[0] == "HTTP/1.1 200 OK" and b"Ann" in body
+    assert server.tracebacks() == []
