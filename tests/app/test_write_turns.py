@@ -110,3 +110,10 @@ def test_a_write_that_fails_gives_the_turn_back(path):
     with writing(other):
         other.execute("insert into marks values ('kept')")
     assert [r[0] for r in other.execute("select who from marks")] == ["kept"]
+
+
+def test_a_commit_is_not_flushed_to_the_disk_each_time(path):
+    # synchronous = NORMAL in WAL mode (1): see docs/decisions.md for what it risks.
+    db = open_db(path)
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
