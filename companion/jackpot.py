@@ -21,12 +21,13 @@ import engine
 from engine import LeverCall, LeverOutcome
 from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
 
-from . import access, live, store
-from .db import get_cache, get_db
+from . import live, store
+from .db import get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, name_key, parse_seat
 from .gate import access_to, get_game_or_404, viewers_may_post
 from .phones import MAX_RULE, Phone, this_phone
+from .store import access, get_cache
 
 bp = Blueprint("jackpot", __name__)
 

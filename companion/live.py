@@ -20,6 +20,7 @@ from typing import ParamSpec, TypeVar
 from flask import Flask, current_app, g, request
 from werkzeug.wrappers import Response
 
+from . import store
 from .db import get_db
 from .gate import access_to
 
@@ -46,12 +47,12 @@ def etag(game_id: int) -> str | None:
     viewer's has not), the representation asked for (the rulings also answer JSON), and
     the app's version. Hashed, so that the tag says nothing of the game.
     """
-    row = get_db().execute("select revision from games where id = ?", [game_id]).fetchone()
-    if row is None:
+    revision = store.revision(get_db(), game_id)
+    if revision is None:
         return None
     allowed = access_to(game_id)  # asked already by the gate: no second query
     kind = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    parts = (game_id, row[0], allowed.role, allowed.seat, kind,
+    parts = (game_id, revision, allowed.role, allowed.seat, kind,
              current_app.config["APP_VERSION"])
     return hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
 

@@ -16,7 +16,6 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import sqlite_utils
 
@@ -159,18 +158,6 @@ def keepers(db: sqlite_utils.Database, game_id: int) -> int:
     return int(row[0])
 
 
-def listed_game_rows(db: sqlite_utils.Database, device: str | None, *, in_progress: bool,
-                     limit: int, offset: int) -> list[dict[str, Any]]:
-    """The device's games not deleted, newest first: in progress (or needing a fix) or not."""
-    if not device:
-        return []
-    cursor = db.execute(
-        "select games.* from access join games on games.id = access.game_id "
-        "where access.device = ? and games.deleted_at is null and games.in_progress = ? "
-        "order by games.id desc limit ? offset ?",
-        [device, int(in_progress), limit, offset])
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
 def unshared(db: sqlite_utils.Database) -> Iterable[tuple[int, str]]:
