@@ -20,6 +20,7 @@ from . import (
     games,
     gate,
     hands,
+    htmx,
     jackpot,
     live,
     referee,
@@ -90,6 +91,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     live.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
+    htmx.init_app(app)
     app.after_request(_protect)
 
     app.jinja_env.globals["card_label"] = card_label

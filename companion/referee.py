@@ -24,7 +24,7 @@ import engine
 from engine import Card, LeverOutcome
 from engine.referee import Position, RefereeError, Replay, Verdict
 
-from . import live, store
+from . import htmx, live, store
 from .csrf import token as csrf_token
 from .db import get_db
 from .decks import deck_grid
@@ -185,13 +185,13 @@ def check(slug: str) -> Any:
         except store.OutOfDate as exc:  # the answer again, with a fresh key: tap again
             stale, status = str(exc), 409
         else:
-            if not request.headers.get("HX-Request"):
+            if not htmx.asks_for("answer"):
                 return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
-    if request.headers.get("HX-Request"):
+    if htmx.asks_for("answer"):
         html = render_template("_referee_answer.html", check=chosen, table=table,
                                verdict=verdict, errors=errors, saved=saved, stale=stale,
                                submission=secrets.token_urlsafe(16), links=_links(table))
-        return html, status, {"X-Answer": "in-place"}
+        return html, status, htmx.IN_PLACE
     return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status,
                        stale=stale)
 
