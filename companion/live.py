@@ -4,7 +4,7 @@ A live page (the scoreboard, the hands, the rulings, the lever and its history) 
 poller (``live_poller`` in templates/_macros.html) that asks for the same page every two
 seconds, sending the ETag it was given; ``static/app.js`` swaps the page's live regions
 in when something changed. The ETag is made from the game's ``revision``, which the
-database itself bumps on every change a live page shows (companion/db.py), so "nothing
+database itself bumps on every change a live page shows (companion/schema.py), so "nothing
 changed" is one indexed row read and a ``304``, before the game is loaded or scored.
 See "Live pages: polling with ETags" in docs/decisions.md for why not server-sent events.
 """

@@ -150,7 +150,7 @@ def add_jackpot(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def add_sharing(db: sqlite_utils.Database) -> None:
-    """Each game's two share links (companion/access.py): a token for the scorekeeper's
+    """Each game's two share links (companion/store/access.py): a token for the scorekeeper's
     and one for the viewer's; and which phones (a random key in each browser's session)
     were given which role, and the seat a player's own phone chose. Games stored before
     links existed get their tokens here; ``uno-companion links`` prints them."""
@@ -250,7 +250,7 @@ def drafts_per_phone(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def index_spent_keys_by_age(db: sqlite_utils.Database) -> None:
-    """Spent one-time keys are forgotten once old (companion/store.py, SUBMISSION_DAYS):
+    """Spent one-time keys are forgotten once old (companion/store/keys.py, SUBMISSION_DAYS):
     an index by age lets each write find the oldest few without reading them all."""
     db.table("submissions").create_index(["used_at"])
 
@@ -258,7 +258,7 @@ def index_spent_keys_by_age(db: sqlite_utils.Database) -> None:
 @migrations()
 def add_checkpoints(db: sqlite_utils.Database) -> None:
     """Checkpoints of each game's standings, so that no page or write rescores every hand
-    (companion/store.py, docs/decisions.md): the engine's standings (JSON) after the
+    (companion/store/checkpoints.py, docs/decisions.md): the engine's standings (JSON) after the
     game's first ``hands`` live hands, the last of which is ``last_hand``; what stopped
     them from scoring (null: nothing); the game's version it was written at and the
     app's version that scored it.

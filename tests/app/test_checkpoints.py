@@ -1,4 +1,4 @@
-"""The stored checkpoints of a game's standings (companion/store.py) always give what
+"""The stored checkpoints of a game's standings (companion/store/checkpoints.py) always give what
 scoring every hand from the first gives, whatever was added, changed, deleted, undone
 or restored, in every scoring mode."""
 

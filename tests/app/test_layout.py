@@ -213,3 +213,12 @@ def test_no_private_name_is_used_across_modules(name):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
             and node.value.id in bound and private(node.attr)]
     assert taken + used == []
+
+
+def test_the_readme_layout_names_every_module():
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    rows = "\n".join(line for line in readme.splitlines() if line.startswith("| `companion"))
+    named = set(re.findall(r"`(\w+)`", rows))
+    missing = {name for name in modules() if name.rsplit(".", 1)[-1] not in named
+               and name not in ("companion", "companion.store")}
+    assert missing == set()
