@@ -52,6 +52,7 @@ class Checkpoint:
 
 
 def game_start(game: GameRecord) -> Checkpoint:
+    """Where scoring starts without a checkpoint: the game's first hand (its starting scores)."""
     return Checkpoint(engine.new_standings(game.mode, len(game.players), game.target,
                                             totals=game.start_totals), None)
 

@@ -65,6 +65,7 @@ def drop_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, device: st
 
 
 def forget_draft(db: sqlite_utils.Database, game_id: int, hand_id: int, device: str) -> None:
+    """Forget ``device``'s entry of this hand (inside the caller's transaction)."""
     db.table("drafts").delete_where("game_id = ? and hand_id = ? and device = ?",
                                     [game_id, hand_id, device])
 

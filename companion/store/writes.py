@@ -108,6 +108,8 @@ def rematch_of(db: sqlite_utils.Database, game_id: int) -> int | None:
 
 def insert_game(db: sqlite_utils.Database, setup: GameSetup, rematch_of: int | None = None,
                  keeper: str | None = None) -> int:
+    """Insert a game's row (with fresh share links) and its seats, ``keeper`` (a device)
+    its scorekeeper, inside the caller's transaction; its id."""
     stamp = now()
     start = setup.start_totals
     game_id = inserted_id(db.table("games").insert({
@@ -214,6 +216,7 @@ def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = Tru
 
 
 def insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:
+    """Insert what each opponent held in a hand (inside the caller's transaction)."""
     db.table("holdings").insert_all(
         {"hand_id": hand_id, "seat": h.seat, "cards": engine.cards_text(h.cards),
          "points": h.points, "typed": int(h.typed)}
