@@ -38,8 +38,9 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import engine
-from companion import access, create_app, store
+from companion import create_app, store
 from companion.db import open_db
+from companion.store import access
 from engine.jackpot import spin
 from engine.referee import Position, Replay
 

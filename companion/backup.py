@@ -29,7 +29,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from .db import migrations, read_only_file
+from . import store
+from .db import integrity, read_only_file, stand_alone, wait_when_busy
+from .schema import applied_migrations, known_migrations
 
 #: The files SQLite keeps beside a database in WAL mode (and the rollback journal).
 SIDE_FILES = ("-wal", "-shm", "-journal")
@@ -85,7 +87,7 @@ def backup(database: str, destination: str) -> int:
     source = (sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True)
               if read_only_file(database) else sqlite3.connect(database))
     try:
-        source.execute("PRAGMA busy_timeout = 5000")
+        wait_when_busy(source)
         with _atomic_file(target) as temporary:
             copy = sqlite3.connect(temporary)
             try:
@@ -93,8 +95,8 @@ def backup(database: str, destination: str) -> int:
                 # copy is a single moment whatever the server commits meanwhile.
                 source.backup(copy)
                 # A file that stands alone: no -wal of its own to forget beside it.
-                copy.execute("PRAGMA journal_mode = DELETE")
-                games = int(copy.execute("select count(*) from games").fetchone()[0])
+                stand_alone(copy)
+                games = store.count_games(copy)
             finally:
                 copy.close()
     except sqlite3.DatabaseError as exc:
@@ -137,19 +139,18 @@ def _check(path: str, named: str) -> int:
     made to stand alone (no WAL); the number of games it holds."""
     conn = sqlite3.connect(path)
     try:
-        (result,) = conn.execute("PRAGMA integrity_check").fetchone()
+        result = integrity(conn)
         if result != "ok":
             raise BackupError(f"{named} is damaged ({result}): choose another backup.")
-        applied = {r[0] for r in conn.execute(
-            "select name from _sqlite_migrations where migration_set = ?", [migrations.name])}
+        applied = applied_migrations(conn)
         if not applied:
             raise BackupError(f"{named} is not a database of the UNO companion.")
-        known = {m.name for m in migrations._migrations}
+        known = known_migrations()
         if applied - known:
             raise BackupError(f"{named} was made by a newer version of the UNO companion: "
                               "update the app first.")
-        games = int(conn.execute("select count(*) from games").fetchone()[0])
-        conn.execute("PRAGMA journal_mode = DELETE")
+        games = store.count_games(conn)
+        stand_alone(conn)
     except sqlite3.DatabaseError as exc:
         raise BackupError(f"{named} is not a database of the UNO companion ({exc}).") from exc
     finally:

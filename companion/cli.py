@@ -11,9 +11,11 @@ from flask import Flask
 from werkzeug.debug import DebuggedApplication
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access, backup, create_app, default_database, server
+from . import backup, create_app, server
 from .db import get_pool, open_db
 from .errors import StartupError
+from .settings import default_database
+from .store import access
 
 #: Addresses that listen on every network interface.
 ANY_ADDRESS = ("0.0.0.0", "::")

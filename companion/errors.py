@@ -14,6 +14,8 @@ from flask import Flask, current_app, render_template, render_template_string, r
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.routing import IntegerConverter
 
+from .db import db_broken
+
 TITLES = {
     400: "That did not work", 403: "Only the scorekeeper can do that", 404: "Not found", 405: "That did not work",
     409: "That did not work", 413: "Too much at once",
@@ -128,8 +130,6 @@ def _http_error(exc: HTTPException) -> tuple[str, int, dict[str, str]]:
 def _database_error(exc: sqlite3.DatabaseError) -> tuple[str, int]:
     # The app's writes let SQLite's errors through (sqlite-utils, db.writing()); those
     # the person at the table can fix get a page, and the rest stay a 500, as bugs.
-    from .db import db_broken  # (db.py imports this module)
-
     db_broken()  # the connection is closed after this request, not lent again
     problem = database_problem(exc, "the database file")
     if problem is None:

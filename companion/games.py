@@ -13,13 +13,15 @@ from werkzeug.wrappers import Response
 
 import engine
 
-from . import MAX_BODY, live, store, transfer
-from .db import get_cache, get_db
+from . import live, store, transfer
+from .db import get_db
 from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
 from .gate import access_to, device, get_game_or_404, keepers_only
 from .labels import names
 from .phones import this_phone
+from .settings import MAX_BODY
+from .store import get_cache
 
 bp = Blueprint("games", __name__)
 

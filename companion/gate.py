@@ -16,9 +16,10 @@ from typing import TypeVar
 
 from flask import Flask, abort, current_app, g, request, session
 
-from . import access, store
-from .access import Access
-from .db import get_cache, get_db
+from . import store
+from .db import get_db
+from .store import access, get_cache
+from .store.access import Access
 
 #: Methods that change nothing.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})

@@ -5,22 +5,23 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 import engine
-from engine import COLORS, Card, Rank, Standings, TableOptions
+from engine import Standings
 
 from . import live, store
-from .db import get_cache, get_db
+from .db import get_db
+from .decks import deck_grid
 from .errors import row_id
 from .forms import FormErrors, HandReading, hand_form_data, parse_went_out, read_hand
 from .gate import device, get_game_or_404, keepers_only
 from .labels import bdi
+from .store import get_cache
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<id:game_id>/hands")
 
@@ -33,33 +34,6 @@ NEW = 0  # drafts of a hand not yet saved are kept under hand id 0
 ENTRY_FIELDS = ("out", "entry", "version", "number")
 #: The most fields a hand form may carry (a 10-player picker has about 20).
 MAX_FIELDS = 100
-
-
-@lru_cache(maxsize=64)
-def picker_grid(variant_name: str, options: TableOptions) -> tuple[
-        tuple[tuple[Rank, tuple[tuple[Card | None, int], ...]], ...], tuple[tuple[Card, int], ...]]:
-    """The variant's deck as the picker shows it: a rank-by-color grid, then the wilds."""
-    deck = engine.find_variant(variant_name).deck_counts(options)
-    ranks = [r for r in Rank if r.is_colored and any(c.rank is r for c in deck)]
-    rows = tuple(
-        (rank, tuple((engine.card(rank, color), deck[engine.card(rank, color)])
-                     if engine.card(rank, color) in deck else (None, 0) for color in COLORS))
-        for rank in ranks
-    )
-    wilds = tuple((c, n) for c, n in deck.items() if c.color is None)
-    return rows, wilds
-
-
-def deck_grid(variant_name: str, options: TableOptions) -> Markup:
-    """The picker's deck template (_card_picker.html) for this deck, rendered once per app:
-    a few hundred escaped attributes that are the same for every page showing this deck."""
-    grids: dict[tuple[str, TableOptions], Markup] = current_app.extensions.setdefault(
-        "uno_deck_grids", {})
-    key = (variant_name, options)
-    if key not in grids or current_app.jinja_env.auto_reload:
-        macros = current_app.jinja_env.get_template("_card_picker.html").module
-        grids[key] = Markup(macros.deck_template(*picker_grid(variant_name, options)))  # type: ignore[attr-defined]
-    return grids[key]
 
 
 def _form_data(source: Mapping[str, Any]) -> dict[str, str]:

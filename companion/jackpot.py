@@ -21,12 +21,13 @@ import engine
 from engine import LeverCall, LeverOutcome
 from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
 
-from . import access, live, store
-from .db import get_cache, get_db
+from . import htmx, live, store
+from .db import get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, name_key, parse_seat
 from .gate import access_to, get_game_or_404, viewers_may_post
 from .phones import MAX_RULE, Phone, this_phone
+from .store import access, get_cache
 
 bp = Blueprint("jackpot", __name__)
 
@@ -182,9 +183,7 @@ def choose(game_id: int, spin_id: int) -> Response | tuple[str, int]:
 @bp.after_request
 def _refusals_in_place(response: Response) -> Response:
     """A refused htmx request is shown in place of the result, as a page would be."""
-    if request.headers.get("HX-Request") and 400 <= response.status_code < 500:
-        response.headers["X-Answer"] = "in-place"
-    return response
+    return htmx.mark_in_place(response)
 
 
 @bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<int:turn>")
@@ -221,7 +220,7 @@ def reveal(game_id: int, spin_id: int, turn: int) -> str:
 def _show_spin(game: store.GameRecord, spin_id: int, *, fresh: bool) -> Response:
     """After a write: to the pull's page (htmx swaps the result in and keeps the URL)."""
     target = url_for("jackpot.spin_result", game_id=game.id, spin_id=spin_id)
-    if request.headers.get("HX-Request"):
+    if htmx.is_htmx():
         fresh_game = get_game_or_404(game.id)
         spin = store.load_spin(get_db(), fresh_game, spin_id)
         response = current_app.make_response(_lever_page(fresh_game, spin, fresh=fresh))
@@ -415,11 +414,12 @@ def spinner() -> str | tuple[str, int]:
                              "who pulls the lever"), len(names), _direction(values))
     except FormErrors as exc:
         errors = exc.errors
-    html = render_template("spinner.html", names=names, call=call, errors=errors,
-                           seated=len(names) >= 2 and "players" not in errors,
-                           wheel=wheel(), stop=None if call is None else
-                           LEVER_OUTCOMES.index(call.outcome),
-                           direction=values.get("direction") or "clockwise", game_id=game_id)
+    html = htmx.page_or_part("spinner.html", "_spinner_answer.html", "spin-result",
+                             names=names, call=call, errors=errors,
+                             seated=len(names) >= 2 and "players" not in errors,
+                             wheel=wheel(), stop=None if call is None else
+                             LEVER_OUTCOMES.index(call.outcome),
+                             direction=values.get("direction") or "clockwise", game_id=game_id)
     return (html, 400) if errors else html
 
 

@@ -4,7 +4,7 @@ A live page (the scoreboard, the hands, the rulings, the lever and its history) 
 poller (``live_poller`` in templates/_macros.html) that asks for the same page every two
 seconds, sending the ETag it was given; ``static/app.js`` swaps the page's live regions
 in when something changed. The ETag is made from the game's ``revision``, which the
-database itself bumps on every change a live page shows (companion/db.py), so "nothing
+database itself bumps on every change a live page shows (companion/schema.py), so "nothing
 changed" is one indexed row read and a ``304``, before the game is loaded or scored.
 See "Live pages: polling with ETags" in docs/decisions.md for why not server-sent events.
 
@@ -32,9 +32,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header, parse_cookie, parse_etags, quote_etag
 from werkzeug.wrappers import Response
 
-from . import access, gate
+from . import gate, store
 from .db import ConnectionPool, get_db
 from .errors import host_name
+from .store.access import Access
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -61,7 +62,7 @@ def representation(accept: str | None) -> str | None:
     return parse_accept_header(accept, MIMEAccept).best_match(["text/html", "application/json"])
 
 
-def tag(game_id: int, revision: int, allowed: access.Access, kind: str | None,
+def tag(game_id: int, revision: int, allowed: Access, kind: str | None,
         version: str) -> str:
     """The ETag of a live page of the game at ``revision``, as seen by a phone allowed
     ``allowed``, in the representation ``kind``, from the app at ``version``.
@@ -76,11 +77,11 @@ def tag(game_id: int, revision: int, allowed: access.Access, kind: str | None,
 
 def etag(game_id: int) -> str | None:
     """This request's ETag for a live page of the game, or None for a game not there."""
-    row = get_db().execute("select revision from games where id = ?", [game_id]).fetchone()
-    if row is None:
+    revision = store.revision(get_db(), game_id)
+    if revision is None:
         return None
     allowed = gate.access_to(game_id)  # asked already by the gate: no second query
-    return tag(game_id, row[0], allowed, representation(request.headers.get("Accept")),
+    return tag(game_id, revision, allowed, representation(request.headers.get("Accept")),
                current_app.config["APP_VERSION"])
 
 
@@ -171,7 +172,7 @@ class PollFront:
         db = pool.take(config["DATABASE"], config.get("DATABASE_READONLY", False))
         broken = True
         try:
-            found = access.revision_and_role(db, device, game_id)
+            found = store.revision_and_role(db, device, game_id)
             broken = False
         finally:
             pool.give_back(db, broken=broken)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from . import access, store
+from . import store
 from .db import get_db
 from .gate import current_access, device
+from .store import access
 
 #: The most characters a rule card holds (the printed card has room for a sentence).
 MAX_RULE = 160

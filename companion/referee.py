@@ -7,7 +7,6 @@ The app never decides a rule: each check page turns its fields into one referee 
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from collections import Counter
@@ -25,13 +24,13 @@ import engine
 from engine import Card, LeverOutcome
 from engine.referee import Position, RefereeError, Replay, Verdict
 
-from . import live, store
+from . import htmx, live, store
 from .csrf import token as csrf_token
-from .db import get_db, writing
+from .db import get_db
+from .decks import deck_grid
 from .errors import row_id
 from .forms import MAX_CARDS_TEXT, FormErrors
 from .gate import get_game_or_404, require_change
-from .hands import deck_grid
 from .referee_forms import (
     BY_SLUG,
     HOUSE_RULES,
@@ -186,13 +185,13 @@ def check(slug: str) -> Any:
         except store.OutOfDate as exc:  # the answer again, with a fresh key: tap again
             stale, status = str(exc), 409
         else:
-            if not request.headers.get("HX-Request"):
+            if not htmx.asks_for("answer"):
                 return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
-    if request.headers.get("HX-Request"):
+    if htmx.asks_for("answer"):
         html = render_template("_referee_answer.html", check=chosen, table=table,
                                verdict=verdict, errors=errors, saved=saved, stale=stale,
                                submission=secrets.token_urlsafe(16), links=_links(table))
-        return html, status, {"X-Answer": "in-place"}
+        return html, status, htmx.IN_PLACE
     return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status,
                        stale=stale)
 
@@ -229,30 +228,9 @@ def save_ruling(db: sqlite_utils.Database, table: Table, check: Check, verdict: 
     assert table.game is not None
     game_id = table.game.id
     dispute = _dispute(check, table, values)
-    with writing(db):
-        game = store.load_game(db, game_id)
-        if game is None or game.deleted_at:
-            raise store.NoSuchGame("There is no such game. It may have been deleted.")
-        if submission:
-            found = list(db.table("rulings").rows_where("submission = ?", [submission]))
-            if found:
-                # The same ruling sent again is kept once; its key on another ruling is a
-                # page out of date, not "already kept".
-                same = (found[0]["check_name"], found[0]["dispute"]) == (
-                    check.slug, json.dumps(dispute))
-                if not same:
-                    raise store.OutOfDate(store.OUT_OF_DATE, game_id)
-                return store.ruling_record(found[0]), False
-        rulings = db.table("rulings")
-        rulings.insert({
-            "game_id": game_id, "check_name": check.slug, "title": check.title,
-            "outcome": verdict.outcome, "verdict": json.dumps(verdict.to_dict()),
-            "dispute": json.dumps(dispute), "submission": submission,
-            "created_at": store.now(),
-        })
-        assert rulings.last_rowid is not None
-        row = rulings.get(rulings.last_rowid)
-    return store.ruling_record(row), True
+    return store.keep_ruling(db, game_id, check=check.slug, title=check.title,
+                             outcome=verdict.outcome, verdict=verdict.to_dict(),
+                             dispute=dispute, submission=submission)
 
 
 def _dispute(check: Check, table: Table, values: Mapping[str, Any]) -> list[tuple[str, str]]:

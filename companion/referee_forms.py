@@ -22,8 +22,8 @@ from engine.referee.specials import JUMP_IN_OFF, SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
 from .forms import MAX_CARDS_TEXT, MAX_NAME, FormErrors, clean_name
-from .rules import rule_url, rules_page_url
 from .store import GameRecord
+from .urls import rule_url, rules_page_url
 
 #: The house rules a table without a game can tick: TableOptions' switches, named for people.
 HOUSE_RULES: tuple[tuple[str, str], ...] = (

@@ -30,6 +30,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .errors import StartupError
+from .settings import MAX_BODY
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIApplication
@@ -239,7 +240,6 @@ def _whole(data: bytes | bytearray) -> bool:
         return True
     found = re.search(rb"\ncontent-length:[ \t]*(\d{1,12})", head)
     length = int(found.group(1)) if found else 0
-    from . import MAX_BODY
     return length > MAX_BODY or len(data) >= end + 4 + length
 
 

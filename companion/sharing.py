@@ -13,11 +13,12 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from . import access, store
-from .db import get_cache, get_db, writing
+from . import store
+from .db import get_db, writing
 from .errors import host_name
 from .forms import parse_seat
 from .gate import current_access, device, get_game_or_404, viewers_may_post
+from .store import access, get_cache
 
 bp = Blueprint("sharing", __name__)
 

@@ -71,7 +71,7 @@ def export_game(db: sqlite_utils.Database, game: store.GameRecord, phone: Phone)
         found, more = store.list_spins(db, game, page)
         spins += found
         page += 1
-    rulings = db.table("rulings").rows_where("game_id = ?", [game.id], order_by="id")
+    rulings = store.all_rulings(db, game.id)
     shown_spins = [phone.sees(s) for s in reversed(spins)]
     withheld = (any(not phone.reads(c) for c in cards)
                 or any(c.text is None for s in shown_spins for c in s.cards))

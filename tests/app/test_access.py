@@ -13,7 +13,8 @@ import secrets
 import pytest
 import segno
 
-from companion import access, cli, create_app
+from companion import cli, create_app
+from companion.store import access
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -330,7 +331,8 @@ def test_the_phones_key_lasts_across_browser_restarts(table, game_id):
 
 def test_games_stored_before_links_get_tokens_and_their_links_are_printed(
         tmp_path, capsys, monkeypatch):
-    from companion.db import migrations, open_db
+    from companion.db import open_db
+    from companion.schema import migrations
 
     path = tmp_path / "old.sqlite3"
     db = open_db(str(path))

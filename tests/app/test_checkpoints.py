@@ -1,4 +1,4 @@
-"""The stored checkpoints of a game's standings (companion/store.py) always give what
+"""The stored checkpoints of a game's standings (companion/store/checkpoints.py) always give what
 scoring every hand from the first gives, whatever was added, changed, deleted, undone
 or restored, in every scoring mode."""
 
@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 import engine
 from companion import store
-from companion.db import migrations, open_db
+from companion.db import open_db
+from companion.schema import migrations
+from companion.store import checkpoints
 from engine import HandOutcome, ScoringMode
 
 #: (mode, seats, target): every scoring mode, the tally open-ended and to a target.
@@ -30,7 +32,7 @@ ACTIONS = ["new", "new", "new", "edit", "delete", "undo", "restore", "play on", 
 @pytest.fixture
 def small_checkpoints(monkeypatch):
     # A checkpoint every 3 hands: short histories cross several of them.
-    monkeypatch.setattr(store, "CHECKPOINT_EVERY", 3)
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_EVERY", 3)
 
 
 def new_db():
@@ -168,7 +170,7 @@ def test_a_checkpoint_of_another_version_of_the_app_is_not_used(monkeypatch):
         store.record_hand(db, game, 0, [store.Holding(1, (), 20, True)])
     # As if its point values had changed: the hands are scored again, not read back.
     db.execute("update checkpoints set standings = replace(standings, '20', '99')")
-    monkeypatch.setattr(store, "SCORED_BY", "another version")
+    monkeypatch.setattr(checkpoints, "SCORED_BY", "another version")
     game = store.load_game(db, game_id)
     assert game is not None and game.standings.totals == (20, 0)
 

@@ -745,13 +745,13 @@ def test_a_long_log_lists_the_newest_rulings_it_can_hold(table, game_id, monkeyp
     for key in ("k1", "k2", "k3"):
         ask(table, "challenge", game_challenge(game_id, save="1", submission=key), JSON)
     size = table.rows("select length(verdict) + length(dispute) from rulings")[0][0]
-    monkeypatch.setattr(companion.store, "RULINGS_TEXT", 2 * size)
+    monkeypatch.setattr(companion.store.rulings, "RULINGS_TEXT", 2 * size)
     listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
     assert len(listed["rulings"]) == 2 and listed["older"] is True
     page = table.client.get(f"/games/{game_id}/rulings")
     assert len(table.page(page).select("article.ruling")) == 2
     assert table.page(page).select_one("#older-rulings") is not None
-    monkeypatch.setattr(companion.store, "RULINGS_TEXT", 1)  # the newest is always listed
+    monkeypatch.setattr(companion.store.rulings, "RULINGS_TEXT", 1)  # the newest is always listed
     listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
     assert len(listed["rulings"]) == 1 and listed["older"] is True
 
@@ -801,7 +801,7 @@ def test_a_deleted_game_keeps_no_more_rulings(table, game_id):
 def test_the_rulings_table_comes_from_a_migration_after_the_earlier_ones():
     # Added at the end when it was written: the migrations before it keep their order
     # (another branch's migration may come after it).
-    from companion.db import migrations
+    from companion.schema import migrations
 
     names = [m.name for m in migrations._migrations]
     assert names[:7] == ["create_tables", "add_submissions", "add_game_versions",

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from companion import rules
-from companion.rules import rule_url
+from companion.urls import rule_url
 from engine import VARIANTS, TableOptions, find_variant
 from engine.rulebook import Section, UnknownSectionError, rulebook
 

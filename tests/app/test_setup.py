@@ -8,7 +8,7 @@ import pytest
 import sqlite_utils
 from flask.cli import ScriptInfo
 
-from companion import cli, create_app, db
+from companion import cli, create_app, schema
 
 
 @pytest.fixture(autouse=True)
@@ -21,8 +21,8 @@ def no_site_settings(monkeypatch):
 def migrations_applied(path):
     database = sqlite_utils.Database(path)
     try:
-        names = [m.name for m in db.migrations.applied(database)]
-        return names, db.migrations.pending(database), database.table_names()
+        names = [m.name for m in schema.migrations.applied(database)]
+        return names, schema.migrations.pending(database), database.table_names()
     finally:
         database.close()
 
@@ -56,7 +56,7 @@ def test_init_db_from_flask(app, runner):
 def test_every_migration_is_recorded(app):
     names, pending, _ = migrations_applied(app.config["DATABASE"])
     assert pending == []
-    assert names == [m.name for m in db.migrations._migrations]
+    assert names == [m.name for m in schema.migrations._migrations]
 
 
 def test_flask_app_option_uses_the_home_folder(tmp_path, monkeypatch):

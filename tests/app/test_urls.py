@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from flask import render_template_string, url_for
 
-from companion.rules import rule_url
-from companion.urls import fixed_url
+from companion.urls import fixed_url, rule_url
 
 
 @pytest.mark.parametrize("root", ["", "/uno", "/other/place"])

@@ -16,7 +16,6 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import sqlite_utils
 
@@ -93,19 +92,6 @@ def role_of(db: sqlite_utils.Database, device: str | None, game_id: int) -> Acce
     return Access(row[0], row[1]) if row else STRANGER
 
 
-def revision_and_role(db: sqlite_utils.Database, device: str | None,
-                      game_id: int) -> tuple[int, Access] | None:
-    """The game's live revision and what ``device`` may do with it, in one read (the
-    live pages' poll front, companion/live.py); None for a game not there."""
-    row = db.execute(
-        "select games.revision, access.role, access.seat from games left join access"
-        " on access.game_id = games.id and access.device = ? where games.id = ?",
-        [device or "", game_id]).fetchone()
-    if row is None:
-        return None
-    return row[0], (Access(row[1], row[2]) if device and row[1] else STRANGER)
-
-
 def game_for_token(db: sqlite_utils.Database, token: str) -> tuple[int, str] | None:
     """The game a link's token opens, and the role it gives; None for no (or an old) link."""
     if not token or len(token) > 64:
@@ -172,18 +158,6 @@ def keepers(db: sqlite_utils.Database, game_id: int) -> int:
     return int(row[0])
 
 
-def listed_game_rows(db: sqlite_utils.Database, device: str | None, *, in_progress: bool,
-                     limit: int, offset: int) -> list[dict[str, Any]]:
-    """The device's games not deleted, newest first: in progress (or needing a fix) or not."""
-    if not device:
-        return []
-    cursor = db.execute(
-        "select games.* from access join games on games.id = access.game_id "
-        "where access.device = ? and games.deleted_at is null and games.in_progress = ? "
-        "order by games.id desc limit ? offset ?",
-        [device, int(in_progress), limit, offset])
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
 def unshared(db: sqlite_utils.Database) -> Iterable[tuple[int, str]]:
