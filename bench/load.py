@@ -9,7 +9,9 @@ page's poller does (``--speed`` compresses the simulated time between hands; the
 stay every 2 s). The number of tables is stepped up until p99 passes 50 ms or a request
 fails; the capacity is the most tables held. Then, in the same run:
 
-- hands without pause: ``--writers`` keepers record hands back to back;
+- hands without pause: ``--writers`` keepers record hands back to back, each request sent
+  when the last is answered (a closed loop: the most the server can take), then again with
+  ``--tapping`` seconds before each request, as a person taps;
 - cost: the server's CPU per request (its processes' CPU time read from /proc before and
   after) for a poll that changed nothing (304) and for the scoreboard it spares (200);
 - baseline: a bare Flask endpoint served the same way (same server, same settings).
@@ -91,6 +93,8 @@ class Phone:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = 0.0
+        #: Seconds this phone waits before each request (a person tapping), 0: none.
+        self.pause = 0.0
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -106,6 +110,8 @@ class Phone:
                       headers: dict[str, str] | None = None,
                       expect: tuple[int, ...] = (200,)) -> tuple[int, dict[str, str], str]:
         """One request, timed under ``route``; raises Failed on an unexpected answer."""
+        if self.pause:
+            await asyncio.sleep(self.pause)
         body = urllib.parse.urlencode(fields or []).encode() if method == "POST" else b""
         head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
         if self.cookies:
@@ -379,13 +385,18 @@ async def capacity(server: Server, steps: list[int], seconds: float, hand_every:
     return held, tables
 
 
-async def writers(server: Server, tables: list[Table], seconds: float) -> None:
-    """Keepers recording hands without pause."""
+async def writers(server: Server, tables: list[Table], seconds: float, pause: float = 0.0
+                  ) -> None:
+    """Keepers recording hands back to back: each request as soon as the last is answered
+    (``pause`` 0: a closed loop, the server's most), or ``pause`` seconds after it, as a
+    person taps through the picker, the review and the save."""
     stats = Stats()
     for table in tables:
         table.keeper.stats = stats
+        table.keeper.pause = pause
 
     async def nonstop(table: Table, until: float) -> None:
+        await asyncio.sleep(random.uniform(0, pause))
         while time.monotonic() < until:
             try:
                 await table.record_hand()
@@ -394,7 +405,10 @@ async def writers(server: Server, tables: list[Table], seconds: float) -> None:
 
     cpu, mine = await window(server, stats, seconds,
                              lambda until: [nonstop(t, until) for t in tables])
-    report(f"{len(tables)} tables recording hands without pause", stats, seconds, cpu, mine)
+    how = "without pause" if not pause else f"a request every {pause:g} s after the last answer"
+    report(f"{len(tables)} tables recording hands, {how}", stats, seconds, cpu, mine)
+    for table in tables:
+        table.keeper.pause = 0.0
 
 
 async def cost(server: Server, route: str, phones: list[Phone], path: str,
@@ -431,6 +445,7 @@ async def main(args: argparse.Namespace) -> None:
                                           args.hand_every / args.speed)
             print(f"CAPACITY: {held} live tables at p99 under {GOAL_MS:.0f} ms, no errors")
             await writers(app, tables[:args.writers], args.seconds)
+            await writers(app, tables[:args.writers], args.seconds, pause=args.tapping)
 
             print("Cost per request (server CPU, measured alone):")
             table = tables[0]
@@ -469,6 +484,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--speed", type=float, default=1.0,
                         help="simulated seconds per real second (hands only)")
     parser.add_argument("--writers", type=int, default=50)
+    parser.add_argument("--tapping", type=float, default=1.0,
+                        help="seconds between a person's taps, for the writers' second run")
     parser.add_argument("--cost-requests", type=int, default=2000)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--threads", type=int)
