@@ -35,14 +35,15 @@ engine (setup.py), compiles single inheritance only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from .actions import Action, ActionKind
+from .card_facts import DRAW_TOPIC
 from .cards import Card, Color, Rank
 from .events import Event, EventKind, card_name
-from .jackpot import spin
+from .legality import Legality
 from .options import TableOptions
-from .specials import SpecialCards
+from .phases import NameColor, SpecialPhase
 from .state import (
     CLASSIC_SECTIONS,
     DIRECTION_WORDS,
@@ -62,7 +63,7 @@ __all__ = ["CLASSIC_SECTIONS", "Game", "HandNotOverError", "HandResult", "NoPoin
            "Phase", "SetupError"]
 
 
-class Game(SpecialCards):
+class Game(Legality):
     """Standard UNO rules (the classic sheet); subclasses are the variants.
 
     Make a game with :meth:`new` (a shuffled or stacked deck), :meth:`from_position`
@@ -71,6 +72,9 @@ class Game(SpecialCards):
     """
 
     __slots__ = ()
+
+    #: Classic's deck has one special phase: a Wild turned up first (R8).
+    special_phases: ClassVar[tuple[type[SpecialPhase], ...]] = (NameColor,)
 
     @classmethod
     def replay(cls, setup: Mapping[str, Any] | int, actions: Iterable[Action | str], *,
@@ -135,24 +139,9 @@ class Game(SpecialCards):
             self._ev(EventKind.JUMP, a.seat, "jump-in", cards=(a.card,))
             self._to_act = a.seat
             self._play(a.seat, a.card, a.color, a.target)
-        elif kind is _K_COLOR:
-            self._do_color(a)
-        elif kind is _K_CHOOSE:
-            assert a.target is not None
-            self._do_choose(a.target)
-        elif kind is _K_LEVER:
-            self._do_lever(a.lever if a.lever is not None else spin(self._rng))
-        elif kind is _K_DISCARD:
-            assert a.card is not None
-            self._do_discard(a.card)
-        elif kind is _K_DONE:
-            self._end_discard()
-        elif kind is _K_GIVE:
-            assert a.card is not None
-            self._do_give(a.card)
-        elif kind is _K_LAY:
-            assert a.card is not None
-            self._do_lay(a.card)
+        else:  # a special card's phase carries out its own actions
+            phase = self._phase
+            self._specials[phase].apply(self, phase, a)
         self.history.append(a)
         return events
 
@@ -203,28 +192,24 @@ class Game(SpecialCards):
             self._turn(self._next(seat))
         elif effect is _E_SEVEN and self._seven_o:
             assert target is not None
-            self._swap(seat, target, "seven-o")
+            self.swap_hands(seat, target, "seven-o")
             self._turn(self._next(seat))
         elif effect is _E_ZERO and self._seven_o:
             self._rotate_hands()
             self._turn(self._next(seat))
         elif effect is _E_SWAP:
             assert target is not None
-            self._swap(seat, target, "swap")
+            self.swap_hands(seat, target, "swap")
             self._turn(self._next(seat))
-        elif effect is _E_DIP:
-            self._start_dip(seat)
-        elif effect is _E_JACKPOT:
-            self._start_lever(seat)
-        elif effect is _E_DROID:
-            self._start_droid(seat)
-        else:  # a 7 or 0 without the 7-0 house rule
+        elif effect is _E_SEVEN or effect is _E_ZERO:  # a 7 or 0 without the 7-0 house rule
             self._turn(self._next(seat))
+        else:  # Dip, Jackpot, the droid: the card's phase starts
+            self._special_on_play[effect].on_play(self, seat)
 
     def _draw_topic(self, c: Card) -> str:
         if self._stack_rule is not None:
             return "stacking" if self._stack_rule == "any" else "progressive"
-        return _DRAW_TOPIC[c]
+        return DRAW_TOPIC[c]
 
     def _draw_card_played(self, seat: int, c: Card, guilty: bool) -> None:
         k = DRAW_OF[c]
@@ -372,10 +357,6 @@ class Game(SpecialCards):
         return HandResult(out, held, points)
 
 
-#: The sheet topic each draw card's events cite.
-_DRAW_TOPIC: dict[Card, str] = {
-    c: {Rank.DRAW1: "draw1", Rank.DRAW2: "draw2", Rank.WILD_DRAW2: "wd2",
-        Rank.WILD_DRAW4: "wd4"}[c.rank] for c in DRAW_OF}
 
 # Enum members are read through a Python-level descriptor on Python 3.11 (about a
 # quarter of a microsecond a read): the hot path reads these module-level names instead.
@@ -390,13 +371,6 @@ _K_CHALLENGE = ActionKind.CHALLENGE
 _K_UNO = ActionKind.UNO
 _K_CATCH = ActionKind.CATCH
 _K_JUMP = ActionKind.JUMP
-_K_COLOR = ActionKind.COLOR
-_K_CHOOSE = ActionKind.CHOOSE
-_K_LEVER = ActionKind.LEVER
-_K_DISCARD = ActionKind.DISCARD
-_K_DONE = ActionKind.DONE
-_K_GIVE = ActionKind.GIVE
-_K_LAY = ActionKind.LAY
 _E_NUMBER = Effect.NUMBER
 _E_DRAW = Effect.DRAW
 _E_SKIP = Effect.SKIP
@@ -405,9 +379,6 @@ _E_WILD = Effect.WILD
 _E_SEVEN = Effect.SEVEN
 _E_ZERO = Effect.ZERO
 _E_SWAP = Effect.SWAP
-_E_DIP = Effect.DIP
-_E_JACKPOT = Effect.JACKPOT
-_E_DROID = Effect.DROID
 _V_PLAY = EventKind.PLAY
 _V_DRAW = EventKind.DRAW
 _V_KEEP = EventKind.KEEP

@@ -8,22 +8,19 @@ actions out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from .actions import (
     ACCEPT,
     CALLING_PLAYS,
     CHALLENGE,
     COLOR_PLAYS,
-    DONE,
     DRAW,
-    LEVER,
     PASS,
     PLAIN_PLAYS,
     Action,
     ActionKind,
     BadChoiceError,
-    CardNotHeldError,
     GameOverError,
     IllegalActionError,
     NotYourTurnError,
@@ -31,7 +28,6 @@ from .actions import (
 )
 from .cards import COLORS, Card, Color, Rank
 from .events import card_name
-from .jackpot import LEVER_OUTCOMES
 from .positions import Positions
 from .state import DRAW_OF, DRAW_WILDS, WILD_SWAP, Phase
 
@@ -94,26 +90,8 @@ class Legality(Positions):
                 for c in dict.fromkeys(self._hands[seat]):
                     if self._stacks_on(c, top):
                         self._add_plays(seat, c, out)
-        elif phase is _P_NAME_COLOR:
-            out.extend(_COLOR_NAMES)
-            if self._discard[-1] is WILD_SWAP:
-                out.extend(Action(ActionKind.COLOR, color=col, target=t)
-                           for col in COLORS for t in range(self._n) if t != seat)
-        elif phase is _P_CHOOSE:
-            out.extend(Action(ActionKind.CHOOSE, target=t) for t in range(self._n))
-        elif phase is _P_LEVER:
-            out.extend(_LEVERS)
-        elif phase is _P_DISCARD:
-            used = self._jp_colors
-            out.extend(Action(ActionKind.DISCARD, c) for c in _distinct(self._hands[seat])
-                       if c.color is not None and c.color not in used)
-            out.append(DONE)
-        elif phase is _P_GIVE:
-            out.extend(Action(ActionKind.GIVE, c) for c in _distinct(self._hands[seat]))
-        elif phase is _P_DROID:
-            last = self._droid_last
-            out.extend(Action(ActionKind.LAY, c) for c in _distinct(self._hands[seat])
-                       if c.color is not None and c.color is not last)
+        else:  # a special card's phase answers for itself
+            self._specials[phase].legal(self, phase, seat, out)
         if (phase is _P_TURN or phase is _P_DRAWN or phase is _P_PENDING) and self._penalty \
                 and len(self._hands[seat]) == 2:
             # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
@@ -280,93 +258,13 @@ class Legality(Positions):
                             "only a draw card of the same or a bigger draw passes it on")
                     return UnplayableCardError(f"{who} must draw: {rule}")
                 return self._check_play(seat, a)
-        elif phase is Phase.NAME_COLOR:
-            if kind is ActionKind.COLOR:
-                if a.color is None:
-                    return BadChoiceError("name a color")
-                if a.target is not None:
-                    if self._discard[-1] is not WILD_SWAP:
-                        return BadChoiceError("only a Wild Swap Hands turned up lets the first "
-                                              "player swap hands", "R8")
-                    return self._check_seat(a.target, seat, "swap hands with")
-                return None
-        elif phase is Phase.CHOOSE:
-            if kind is ActionKind.CHOOSE:
-                return self._check_seat(a.target, None, "perform the rule card")
-        elif phase is Phase.LEVER:
-            if kind is ActionKind.LEVER:
-                return None
-        elif phase is Phase.DISCARD:
-            if kind is ActionKind.DONE:
-                return None
-            if kind is ActionKind.DISCARD:
-                held = self._check_held(seat, a.card)
-                if held is not None:
-                    return held
-                assert a.card is not None
-                if a.card.color is None:
-                    return UnplayableCardError("only colored cards can be discarded", "R18")
-                if a.card.color in self._jp_colors:
-                    return UnplayableCardError(
-                        f"a {a.card.color.value} card was already discarded: one per color",
-                        "R18")
-                return None
-        elif phase is Phase.GIVE:
-            if kind is ActionKind.GIVE:
-                return self._check_held(seat, a.card)
-        elif phase is Phase.DROID:  # noqa: SIM102 - one branch per phase, then per kind
-            if kind is ActionKind.LAY:
-                held = self._check_held(seat, a.card)
-                if held is not None:
-                    return held
-                assert a.card is not None
-                if a.card.color is None:
-                    return UnplayableCardError("wild cards cannot be laid for a droid", "R36")
-                if a.card.color is self._droid_last:
-                    return UnplayableCardError(
-                        "the droid needs a card of a different color from the last one", "R36")
-                return None
-        return NotYourTurnError(self._waiting_for(kind))
-
-    def _waiting_for(self, kind: ActionKind) -> str:
-        seat = self._to_act
-        assert seat is not None
-        who = self.players[seat]
-        wants = {
-            Phase.TURN: f"{who} to play a card or draw",
-            Phase.DRAWN: f"{who} to play the drawn card or keep it",
-            Phase.PENDING: f"{who} to take the draw" + (
-                ", challenge it" if self.challenges and self._discard[-1] in DRAW_WILDS
-                else "") + (" or pass it on" if self._stack_rule else ""),
-            Phase.NAME_COLOR: f"{who} to name the color",
-            Phase.CHOOSE: f"{who} to choose who performs the rule card",
-            Phase.LEVER: f"{who} to pull the lever",
-            Phase.DISCARD: f"{who} to discard up to one card of each color, or be done",
-            Phase.GIVE: f"{who} to give a card to the next player",
-            Phase.DROID: f"{who} to lay a card for the droid",
-        }[self._phase]
-        return f"cannot '{kind.value}' now: the game waits for {wants}"
-
-    def _check_held(self, seat: int, c: Card | None) -> IllegalActionError | None:
-        if c is None:
-            return BadChoiceError("name a card")
-        if c not in self._hands[seat]:
-            return CardNotHeldError(f"{self.players[seat]} does not hold {card_name(c)}")
-        return None
-
-    def _check_seat(self, target: int | None, not_seat: int | None,
-                    what: str) -> IllegalActionError | None:
-        if target is None:
-            return BadChoiceError(f"name the seat to {what}")
-        if not 0 <= target < self._n:
-            return BadChoiceError(f"seat {target} is not at this table")
-        if target == not_seat:
-            return BadChoiceError(f"choose another player to {what}")
-        return None
+        else:  # a special card's phase answers for itself
+            return self._specials[phase].check(self, phase, seat, a)
+        return self.not_now(kind)
 
     def _check_play(self, seat: int, a: Action) -> IllegalActionError | None:
         c = a.card
-        held = self._check_held(seat, c)
+        held = self.check_held(seat, c)
         if held is not None:
             return held
         assert c is not None
@@ -386,7 +284,7 @@ class Legality(Positions):
         elif color is not None:
             return BadChoiceError(f"only a wild names a color, not {card_name(c)}")
         if self._needs_target(seat, c):
-            return self._check_seat(target, seat, "swap hands with")
+            return self.check_seat(target, seat, "swap hands with")
         if target is not None:
             if c is WILD_SWAP:
                 return BadChoiceError("a Wild Swap Hands played as the last card ends the hand "
@@ -396,7 +294,7 @@ class Legality(Positions):
 
     def _check_call(self, a: Action) -> IllegalActionError | None:
         s = a.seat if a.kind is ActionKind.UNO else a.target
-        bad = self._check_seat(s, None, "call UNO")
+        bad = self.check_seat(s, None, "call UNO")
         if bad is not None:
             return bad
         assert s is not None
@@ -407,7 +305,7 @@ class Legality(Positions):
                 f"{self.players[s]} does not owe an UNO call now: only a player who got down "
                 "to one card, until the next player begins their turn", "R6")
         if a.kind is ActionKind.CATCH:
-            bad = self._check_seat(a.seat, s, "catch")
+            bad = self.check_seat(a.seat, s, "catch")
             if bad is not None:
                 return bad
         return None
@@ -417,11 +315,11 @@ class Legality(Positions):
             return UnplayableCardError("jump-in is a house rule this table does not play")
         if self._phase is not _P_TURN:
             return NotYourTurnError("jump-in is only allowed before a player begins their turn")
-        bad = self._check_seat(a.seat, self._to_act, "jump in")
+        bad = self.check_seat(a.seat, self._to_act, "jump in")
         if bad is not None:
             return bad
         assert a.seat is not None
-        held = self._check_held(a.seat, a.card)
+        held = self.check_held(a.seat, a.card)
         if held is not None:
             return held
         top = self._discard[-1]
@@ -451,9 +349,6 @@ _FIELDS_OF: dict[ActionKind, frozenset[str]] = {
     ActionKind.CHOOSE: frozenset({"target"}),
     ActionKind.JUMP: frozenset({"card", "color", "target", "seat"}),
 }
-_COLOR_NAMES: tuple[Action, ...] = tuple(Action(ActionKind.COLOR, color=c) for c in COLORS)
-_LEVERS: tuple[Action, ...] = (LEVER,) + tuple(Action(ActionKind.LEVER, lever=o)
-                                                for o in LEVER_OUTCOMES)
 #: (players, seat) -> "uno seat" and every "catch other seat".
 _CALLS: dict[tuple[int, int], tuple[Action, ...]] = {}
 #: Plays naming a seat (swaps, 7-0) and jump-ins, by (kind, card, seat, players, actor).
@@ -464,17 +359,7 @@ _PLAYS_WITH_SEATS: dict[tuple[ActionKind, Card, int, int, int | None], tuple[Act
 _P_TURN = Phase.TURN
 _P_DRAWN = Phase.DRAWN
 _P_PENDING = Phase.PENDING
-_P_NAME_COLOR = Phase.NAME_COLOR
-_P_CHOOSE = Phase.CHOOSE
-_P_LEVER = Phase.LEVER
-_P_DISCARD = Phase.DISCARD
-_P_GIVE = Phase.GIVE
-_P_DROID = Phase.DROID
 _K_PLAY = ActionKind.PLAY
-
-
-def _distinct(cards: Iterable[Card]) -> list[Card]:
-    return list(dict.fromkeys(cards))
 
 
 def _action(action: Action | str) -> Action:

@@ -18,8 +18,8 @@ from .actions import Action
 from .cards import Card, Color, Rank, card, parse_cards
 from .chance import rng_from_json, rng_to_json, shuffle
 from .events import EventKind, card_name
-from .jackpot import RuleDispenser, default_rule_cards
 from .options import TableOptions
+from .phases import SPECIAL_PHASES
 from .state import (
     DIRECTION_WORDS,
     DRAW_OF,
@@ -76,7 +76,7 @@ class Positions(GameState):
         game._start_of_hand = (start, stacked)
         cards.reverse()
         game._draw = cards
-        game._load_rules()
+        game._prepare_specials()
         game._events = game.opening_events
         game._deal()
         game._turn_up_first_card()
@@ -161,7 +161,7 @@ class Positions(GameState):
         if color is None:
             raise SetupError("the top card is a wild: give the current color")
         game._color = color
-        game._load_rules()
+        game._prepare_specials()
         game._to_act = to_act
         empty = [s for s in range(n) if not seat_hands[s]]
         if pending_draw:
@@ -261,12 +261,9 @@ class Positions(GameState):
                 have = counts.get(c, 0)
                 raise SetupError(f"{c.text} appears {k} times; the {cls.name} deck has {have}")
 
-    def _load_rules(self) -> None:
-        if Rank.JACKPOT not in self.colored_counts:  # only wild-jackpot has a dispenser
-            return
-        # R17: the box's cards shared equally, the rest set aside (see rule_card_shares)
-        texts = list(self.options.rule_cards) or default_rule_cards(self.players)
-        self._rules = RuleDispenser.load(texts, self._rng)
+    def _prepare_specials(self) -> None:
+        for special in dict.fromkeys(self._specials.values()):
+            special.prepare(self)
 
     # -- the deal and the first card -------------------------------------------------
 
@@ -313,21 +310,18 @@ class Positions(GameState):
             self._direction = -1
             self._start((dealer - 1) % n if self.first_reverse_right_of_dealer else dealer,
                         "first-reverse")
-        elif effect is _E_WILD or effect is _E_SWAP:
-            self._to_act = left
-            self._phase = Phase.NAME_COLOR
-        elif effect is _E_JACKPOT:
-            self._opening = True
-            self._to_act = left
-            self._phase = Phase.CHOOSE
         else:
-            self._start(left)
+            special = self._special_on_first.get(effect)
+            if special is not None:  # a Wild to name, a Jackpot's rule card (R8, R19)
+                special.on_first_card(self, left)
+            else:
+                self._start(left)
 
     def _first_card_returned(self, c: Card) -> bool:
         # R8, R19, R23 (draw wilds, Dip); R28, R34 (anything but a number); blanks: rulings.md
         if self.first_card_numbers_only:
             return not c.rank.is_number
-        return c in _RETURN_FIRST
+        return c in RETURNED_FIRST
 
     def _start(self, seat: int, topic: str = "first") -> None:
         self._ev(_V_START, seat, topic, note=DIRECTION_WORDS[self._direction])
@@ -347,7 +341,7 @@ class Positions(GameState):
         return copied
 
     def _state_json(self) -> dict[str, Any]:
-        return {
+        state: dict[str, Any] = {
             "players": list(self.players),
             "options": self.options.to_dict(),
             "dealer": self.dealer,
@@ -365,15 +359,18 @@ class Positions(GameState):
             "guilty": self._guilty,
             "final": self._final,
             "uno_owed": list(self._exposed),
-            "opening": self._opening,
-            "rule_cards": self._rules.to_json(),
-            "jackpot_discard": {"colors": [c.value for c in self._jp_colors],
-                                "draws": self._jp_draws, "skip": self._jp_skip},
-            "droid": {"by": self._droid_by,
-                      "last": self._droid_last.value if self._droid_last else None,
-                      "laid": [[c.text for c in h] for h in self._laid]},
-            "rng": rng_to_json(self._rng),
         }
+        # Every variant saves every special phase's state (a default where it has none),
+        # so the saved format is the same for all: old saves and golden files load.
+        specials = self._specials
+        for special_type in SPECIAL_PHASES:
+            special = specials.get(special_type.phases[0])
+            if isinstance(special, special_type):
+                special.write_json(state)
+            else:
+                special_type.write_default(state, self._n)
+        state["rng"] = rng_to_json(self._rng)
+        return state
 
     def to_json(self) -> dict[str, Any]:
         """Everything about the game as plain JSON values; :meth:`from_json` restores it
@@ -425,15 +422,8 @@ class Positions(GameState):
         game._guilty = s["guilty"]
         game._final = s["final"]
         game._exposed = list(s["uno_owed"])
-        game._opening = s["opening"]
-        game._rules = RuleDispenser.from_json(s["rule_cards"])
-        jp = s["jackpot_discard"]
-        game._jp_colors = [Color(c) for c in jp["colors"]]
-        game._jp_draws, game._jp_skip = jp["draws"], jp["skip"]
-        droid = s["droid"]
-        game._droid_by = droid["by"]
-        game._droid_last = Color(droid["last"]) if droid["last"] else None
-        game._laid = [parse_cards(h) for h in droid["laid"]]
+        for special in dict.fromkeys(game._specials.values()):
+            special.read_json(dict(s))
         return game
 
     @classmethod
@@ -464,7 +454,7 @@ class Positions(GameState):
 
 
 #: Turned up first, these go back into the deck (R8, R19, R23; blanks: docs/rulings.md).
-_RETURN_FIRST: frozenset[Card] = frozenset(
+RETURNED_FIRST: frozenset[Card] = frozenset(
     card(r) for r in (Rank.WILD_DRAW4, Rank.WILD_DRAW2, Rank.WILD_DIP, Rank.BLANK))
 #: Each variant's default options, checked once.
 _DEFAULTS: dict[type[Positions], TableOptions] = {}
@@ -478,9 +468,6 @@ _DECK_COUNTS: dict[tuple[type[Positions], bool, int], dict[Card, int]] = {}
 _E_SKIP = Effect.SKIP
 _E_DRAW = Effect.DRAW
 _E_REVERSE = Effect.REVERSE
-_E_WILD = Effect.WILD
-_E_SWAP = Effect.SWAP
-_E_JACKPOT = Effect.JACKPOT
 _V_LOSE_TURN = EventKind.LOSE_TURN
 _V_START = EventKind.START
 

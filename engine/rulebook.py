@@ -27,7 +27,7 @@ from .events import card_name
 from .game import Game
 from .jackpot import LEVER_OUTCOMES
 from .options import TableOptions
-from .positions import _RETURN_FIRST  # the first cards that go back (R8, R19, R23)
+from .positions import RETURNED_FIRST  # the first cards that go back (R8, R19, R23)
 from .state import DRAW_OF, DRAW_WILDS
 from .variants import find_variant
 
@@ -250,7 +250,7 @@ def _first_card(v: Variant) -> Section:
     left = "the player on the dealer's left"
     for rank in _kinds(v):
         c = _sample(rank)
-        if c in _RETURN_FIRST:
+        if c in RETURNED_FIRST:
             continue  # listed together at the end
         name = _name(rank)
         if rank is Rank.SKIP:
@@ -280,7 +280,7 @@ def _first_card(v: Variant) -> Section:
                          "a rule card from the machine says. Then the player on the dealer's "
                          "left plays (for a Wild Jackpot, after picking the color).")
             topics.append("first-jackpot")
-    returned = [_name(r) for r in _kinds(v) if _sample(r) in _RETURN_FIRST]
+    returned = [_name(r) for r in _kinds(v) if _sample(r) in RETURNED_FIRST]
     if returned:
         items.append(f"{_listed(returned, 'or')}: put it back into the deck and turn over the "
                      "next card.")

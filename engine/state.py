@@ -13,19 +13,41 @@ tables) and where the classic sheet says each thing (:data:`CLASSIC_SECTIONS`).
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from .actions import Action
-from .cards import ALL_CARDS, COLORS, Card, Color, Rank, card
+from .actions import (
+    Action,
+    ActionKind,
+    BadChoiceError,
+    CardNotHeldError,
+    IllegalActionError,
+    NotYourTurnError,
+)
+from .card_facts import (
+    DIRECTION_WORDS,
+    DRAW_OF,
+    DRAW_WILDS,
+    EFFECT_OF,
+    WILD_JACKPOT,
+    WILD_SWAP,
+    Effect,
+    card_name,
+)
+from .cards import COLORS, Card, Color, Rank, card
 from .chance import shuffle
 from .events import Event, EventKind
 from .jackpot import RuleDispenser
 from .options import TableOptions
+from .phases import JackpotLever, Phase, SpecialPhase
 from .scoring import HandOutcome, ScoringMode
+
+# Read from here by the layers above (and from engine.game by the app and tests).
+__all__ = ["CLASSIC_SECTIONS", "DIRECTION_WORDS", "DRAW_OF", "DRAW_WILDS", "EFFECT_OF",
+           "WILD_JACKPOT", "WILD_SWAP", "Effect", "GameState", "HandNotOverError",
+           "HandResult", "NoPointsError", "Phase", "SetupError"]
 
 
 class NoPointsError(ValueError):
@@ -38,31 +60,6 @@ class SetupError(ValueError):
 
 class HandNotOverError(ValueError):
     """The hand is still being played: it has no result yet."""
-
-
-class Phase(enum.Enum):
-    """What the game waits for."""
-
-    #: ``to_act`` plays a card or draws (or passes when neither is possible, R2).
-    TURN = "turn"
-    #: ``to_act`` drew a playable card: play it or keep it (R12).
-    DRAWN = "drawn"
-    #: ``to_act`` must draw: accept, challenge a draw wild, or stack (house rule).
-    PENDING = "pending"
-    #: A Wild (or Wild Swap Hands, Wild Jackpot) was turned up first: ``to_act`` names the color.
-    NAME_COLOR = "name-color"
-    #: Wild Jackpot: ``to_act`` chooses who performs a rule card (R18, R19).
-    CHOOSE = "choose"
-    #: Wild Jackpot: ``to_act`` pulls the lever (R18).
-    LEVER = "lever"
-    #: Wild Jackpot lever: ``to_act`` discards up to one card of each color (R18).
-    DISCARD = "discard"
-    #: Wild Dip Into The Deck: ``to_act`` gives a card to the next player (R24).
-    GIVE = "give"
-    #: Let's Build a Droid: ``to_act`` lays a card of a new color (R36).
-    DROID = "droid"
-    #: The hand is over.
-    OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -80,58 +77,6 @@ class HandResult:
         """The hand as :func:`engine.scoring.score_hand` takes it."""
         return HandOutcome(self.went_out, dict(self.points or {}))
 
-
-class Effect(enum.Enum):
-    """What playing a card does once it is on the discard pile."""
-
-    #: Nothing more: the next player's turn.
-    NUMBER = "number"
-    SKIP = "skip"
-    REVERSE = "reverse"
-    #: The next player draws (Draw One, Draw Two, Wild Draw 2, Wild Draw 4).
-    DRAW = "draw"
-    #: A color is named (Wild, and blanks: docs/rulings.md).
-    WILD = "wild"
-    #: Wild Swap Hands (R14).
-    SWAP = "swap"
-    #: Wild Dip Into The Deck (R24).
-    DIP = "dip"
-    #: Jackpot and Wild Jackpot: the lever (R18).
-    JACKPOT = "jackpot"
-    #: Let's Build a Droid (R36).
-    DROID = "droid"
-    #: A 7: under the 7-0 house rule, swap hands with a chosen player; else a number.
-    SEVEN = "seven"
-    #: A 0: under the 7-0 house rule, every hand passes on; else a number.
-    ZERO = "zero"
-
-
-# -- what each card does, for the hot path ----------------------------------------------
-# Cards are interned and hash by identity, so these lookups are cheap; ranks, colors and
-# effects (enums) are compared with ``is`` and never hashed on the hot path.
-
-_EFFECT_OF_RANK = {
-    Rank.SKIP: Effect.SKIP, Rank.REVERSE: Effect.REVERSE, Rank.DRAW1: Effect.DRAW,
-    Rank.DRAW2: Effect.DRAW, Rank.WILD_DRAW2: Effect.DRAW, Rank.WILD_DRAW4: Effect.DRAW,
-    Rank.WILD: Effect.WILD, Rank.BLANK: Effect.WILD, Rank.WILD_SWAP: Effect.SWAP,
-    Rank.WILD_DIP: Effect.DIP, Rank.JACKPOT: Effect.JACKPOT, Rank.WILD_JACKPOT: Effect.JACKPOT,
-    Rank.WILD_DROID: Effect.DROID, Rank.SEVEN: Effect.SEVEN, Rank.ZERO: Effect.ZERO,
-}
-#: What playing each card does.
-EFFECT_OF: dict[Card, Effect] = {c: _EFFECT_OF_RANK.get(c.rank, Effect.NUMBER)
-                                 for c in ALL_CARDS}
-#: Cards drawn by the next player when this card is played.
-DRAW_OF: dict[Card, int] = {
-    c: n for c in ALL_CARDS
-    for r, n in ((Rank.DRAW1, 1), (Rank.DRAW2, 2), (Rank.WILD_DRAW2, 2), (Rank.WILD_DRAW4, 4))
-    if c.rank is r
-}
-#: Draw wilds, which may be challenged (R10, R20, R25, R35).
-DRAW_WILDS: frozenset[Card] = frozenset(c for c in DRAW_OF if c.color is None)
-WILD_SWAP = card(Rank.WILD_SWAP)
-WILD_JACKPOT = card(Rank.WILD_JACKPOT)
-#: How events name the direction of play.
-DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
 
 #: Where the classic sheet says each thing, and the ruling that settles it.
 #: Topic -> (section of the sheet, or None where the sheet is silent; ruling or "").
@@ -181,8 +126,8 @@ CLASSIC_SECTIONS: dict[str, tuple[str | None, str]] = {
 #: The attributes a copy of a game shares with it: immutable values (numbers, enums,
 #: cards, tuples), or, for ``_setup`` and ``_start_of_hand``, values never changed once set.
 _SHARED = (
-    "_color", "_direction", "_drawn", "_droid_by", "_droid_last", "_final", "_forced_play",
-    "_guilty", "_jp_draws", "_jp_skip", "_jump_in", "_legal", "_n", "_opening", "_penalty",
+    "_color", "_direction", "_drawn", "_final", "_forced_play",
+    "_guilty", "_jump_in", "_legal", "_n", "_penalty",
     "_pending", "_pending_from", "_phase", "_reverse_skips", "_setup", "_seven_o",
     "_stack_rule", "_start_of_hand", "_to_act", "_until_playable", "_winner",
 )
@@ -191,40 +136,35 @@ _SHARED = (
 class GameState:
     """A hand's state and settings; :class:`engine.game.Game` is the whole game model."""
 
-    # A game has some forty attributes, more than CPython 3.11 keeps in a shared-key
-    # instance dict (30); with slots every attribute read and write on the hot path stays
-    # a fixed-offset access instead of a dict lookup. The layers above add none.
+    # With slots every attribute read and write on the hot path stays a fixed-offset
+    # access instead of a dict lookup. The layers above add none. A special card's state
+    # is not here: it is its phase's (engine.phases), which the variant declares.
     __slots__ = (
         "_color",
         "_direction",
         "_discard",
         "_draw",
         "_drawn",
-        "_droid_by",
-        "_droid_last",
         "_events",
         "_exposed",
         "_final",
         "_forced_play",
         "_guilty",
         "_hands",
-        "_jp_colors",
-        "_jp_draws",
-        "_jp_skip",
         "_jump_in",
-        "_laid",
         "_legal",
         "_n",
-        "_opening",
         "_penalty",
         "_pending",
         "_pending_from",
         "_phase",
         "_reverse_skips",
         "_rng",
-        "_rules",
         "_setup",
         "_seven_o",
+        "_special_on_first",
+        "_special_on_play",
+        "_specials",
         "_stack_rule",
         "_start_of_hand",
         "_to_act",
@@ -282,6 +222,9 @@ class GameState:
     bluff_words: ClassVar[str] = "held a card of the color in play"
     #: Topic -> (sheet section, ruling) for the events' sources.
     sections: ClassVar[dict[str, tuple[str | None, str]]] = CLASSIC_SECTIONS
+
+    #: The special cards' phases this variant's deck needs (engine.phases).
+    special_phases: ClassVar[tuple[type[SpecialPhase], ...]] = ()
 
     #: Every variant by name, for :meth:`from_json` and :meth:`replay`.
     _registry: ClassVar[dict[str, type[GameState]]] = {}
@@ -414,14 +357,7 @@ class GameState:
         self._guilty = False
         self._final = False
         self._exposed: list[int] = []
-        self._opening = False
-        self._rules = RuleDispenser()
-        self._jp_colors: list[Color] = []
-        self._jp_draws = 0
-        self._jp_skip = False
-        self._droid_by: int | None = None
-        self._droid_last: Color | None = None
-        self._laid: list[list[Card]] = [[] for _ in range(n)]
+        self._set_specials([phase_type(n) for phase_type in self.special_phases])
         self._events: list[Event] = []
         self._legal: tuple[Action, ...] | None = None
         self._setup: dict[str, Any] = {}
@@ -446,16 +382,26 @@ class GameState:
         for name in _SHARED:
             setattr(game, name, getattr(self, name))
         game._hands = [list(h) for h in self._hands]
-        game._laid = [list(h) for h in self._laid]
         game._draw = list(self._draw)
         game._discard = list(self._discard)
         game._exposed = list(self._exposed)
-        game._jp_colors = list(self._jp_colors)
         game._events = list(self._events)
-        game._rules = RuleDispenser(list(self._rules.loaded), list(self._rules.used))
+        game._set_specials([special.copy() for special in dict.fromkeys(self._specials.values())])
         game.history = list(self.history)
         game.opening_events = list(self.opening_events)
         return game
+
+    def _set_specials(self, specials: Sequence[SpecialPhase]) -> None:
+        self._specials = {p: special for special in specials for p in special.phases}
+        self._special_on_play = {e: special for special in specials
+                                 for e in special.played_effects}
+        self._special_on_first = {e: special for special in specials
+                                  for e in special.first_effects}
+
+    def special_phase(self, phase: Phase) -> SpecialPhase | None:
+        """The object that holds ``phase``'s state and answers for it (engine.phases);
+        None for the turn's own phases and for a phase this variant's deck never opens."""
+        return self._specials.get(phase)
 
     # -- what the app reads ----------------------------------------------------------------
 
@@ -533,12 +479,17 @@ class GameState:
     @property
     def laid_aside(self) -> tuple[tuple[Card, ...], ...]:
         """Cards each seat has laid for a droid, until they go back to the hands (R36)."""
-        return tuple(tuple(h) for h in self._laid)
+        for special in self._specials.values():
+            laid = special.laid_aside()
+            if laid is not None:
+                return tuple(tuple(h) for h in laid)
+        return tuple(() for _ in range(self._n))
 
     @property
     def rule_dispenser(self) -> RuleDispenser:
         """wild-jackpot's rule cards: in the unit and used (R17). Empty elsewhere."""
-        return self._rules
+        lever = self._specials.get(Phase.LEVER)
+        return lever.dispenser if isinstance(lever, JackpotLever) else RuleDispenser()
 
     @property
     def uno_penalty(self) -> int:
@@ -619,6 +570,134 @@ class GameState:
         self._final = False
         self._drawn = None
         self._exposed.clear()
+
+
+    # -- the moves a special card's phase makes (engine.phases.base.Table) -------------------
+
+    @property
+    def reverse_skips(self) -> bool:
+        """Whether a Reverse acts as a Skip at this table (R13)."""
+        return self._reverse_skips
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's one random generator."""
+        return self._rng
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """``seat``'s hand itself, for a phase to move cards in and out of it."""
+        return self._hands[seat]
+
+    def event(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
+              cards: tuple[Card, ...] = (), color: Color | None = None,
+              target: int | None = None, note: str = "") -> None:
+        """Record what happened, citing this variant's source for ``topic``."""
+        self._ev(kind, seat, topic, amount, cards, color, target, note)
+
+    def next_seat(self, seat: int, skip: int = 0) -> int:
+        """The seat after ``seat`` in the direction of play, skipping ``skip`` seats."""
+        return (seat + self._direction * (1 + skip)) % self._n
+
+    def give_turn(self, seat: int) -> None:
+        """``seat`` now plays or draws."""
+        self._to_act = seat
+        self._phase = _P_TURN
+
+    def wait_for(self, seat: int, phase: Phase) -> None:
+        """The game now waits for ``seat`` to decide ``phase``."""
+        self._to_act = seat
+        self._phase = phase
+
+    def start_phase(self, phase: Phase, seat: int) -> None:
+        """Hand ``seat`` over to the special phase ``phase`` (its object starts it)."""
+        self._specials[phase].start(self, phase, seat)
+
+    def draw_cards(self, seat: int, k: int, topic: str, note: str = "") -> list[Card]:
+        """``seat`` draws ``k`` cards (fewer if both piles run out, R2)."""
+        return self._draw_cards(seat, k, topic, note)
+
+    def owe_uno(self, seat: int) -> None:
+        """``seat`` is down to one card and owes the call (R6)."""
+        self._expose(seat)
+
+    def go_out(self, seat: int) -> None:
+        """``seat`` has gone out."""
+        self._went_out(seat)
+
+    def end_hand(self) -> None:
+        """The hand is over."""
+        self._finish()
+
+    def name_color(self, color: Color | None) -> None:
+        """The color in play is now ``color``."""
+        self._color = color
+
+    def put_on_discard(self, c: Card) -> None:
+        """``c`` goes on the discard pile; its color is now in play."""
+        self._discard.append(c)
+        self._color = c.color
+
+    def reverse_direction(self) -> int:
+        """Play goes the other way; the new direction."""
+        self._direction = -self._direction
+        return self._direction
+
+    def swap_hands(self, seat: int, other: int, topic: str) -> None:
+        """Wild Swap Hands (R14) and the 7-0 house rule's 7: two seats swap hands."""
+        hands = self._hands
+        before = (len(hands[seat]), len(hands[other]))
+        hands[seat], hands[other] = hands[other], hands[seat]
+        self._ev(EventKind.SWAP, seat, topic, target=other)
+        for s, was in zip((seat, other), before):
+            if len(hands[s]) == 1 and was != 1:
+                self._expose(s)
+
+    def _rotate_hands(self) -> None:
+        # 7-0 (house rule): every hand passes one seat in the direction of play.
+        n, d, hands = self._n, self._direction, self._hands
+        before = [len(h) for h in hands]
+        self._hands = hands = [hands[(s - d) % n] for s in range(n)]
+        self._ev(EventKind.ROTATE, None, "seven-o", note=DIRECTION_WORDS[d])
+        for s in range(n):
+            if len(hands[s]) == 1 and before[s] != 1:
+                self._expose(s)
+
+    def check_held(self, seat: int, c: Card | None) -> IllegalActionError | None:
+        """Why ``seat`` cannot use ``c`` (None if they hold it)."""
+        if c is None:
+            return BadChoiceError("name a card")
+        if c not in self._hands[seat]:
+            return CardNotHeldError(f"{self.players[seat]} does not hold {card_name(c)}")
+        return None
+
+    def check_seat(self, target: int | None, not_seat: int | None,
+                   what: str) -> IllegalActionError | None:
+        """Why ``target`` cannot be chosen to ``what`` (None if it can)."""
+        if target is None:
+            return BadChoiceError(f"name the seat to {what}")
+        if not 0 <= target < self._n:
+            return BadChoiceError(f"seat {target} is not at this table")
+        if target == not_seat:
+            return BadChoiceError(f"choose another player to {what}")
+        return None
+
+    def not_now(self, kind: ActionKind) -> NotYourTurnError:
+        """The error for an action of ``kind`` that is not what the game waits for."""
+        seat = self._to_act
+        assert seat is not None
+        who = self.players[seat]
+        phase = self._phase
+        if phase is _P_TURN:
+            wants = f"{who} to play a card or draw"
+        elif phase is _P_DRAWN:
+            wants = f"{who} to play the drawn card or keep it"
+        elif phase is _P_PENDING:
+            wants = f"{who} to take the draw" + (
+                ", challenge it" if self.challenges and self._discard[-1] in DRAW_WILDS
+                else "") + (" or pass it on" if self._stack_rule else "")
+        else:
+            wants = self._specials[phase].waiting_for(phase, who)
+        return NotYourTurnError(f"cannot '{kind.value}' now: the game waits for {wants}")
 
 
 def _citations(sheet: str, sections: Mapping[str, tuple[str | None, str]]
