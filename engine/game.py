@@ -470,23 +470,29 @@ class Game:
         return f"<{type(self).__name__} {self._n} players: {state}>"
 
     # -- the moves every rule is made of -----------------------------------------------
+    # Public: a special card's phase (engine.phases.base.Table) makes them too. They
+    # change the game without checking anything: they are for rules, not for players.
 
-    def _ev(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
-            cards: tuple[Card, ...] = (), color: Color | None = None,
-            target: int | None = None, note: str = "") -> None:
+    def event(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
+              cards: tuple[Card, ...] = (), color: Color | None = None,
+              target: int | None = None, note: str = "") -> None:
+        """Record what happened, citing this variant's source for ``topic``."""
         rule, source = self._cite[topic]
         # tuple.__new__ skips the NamedTuple's Python-level __new__: events are made often.
         self._events.append(_make_event(Event, (kind, seat, rule, source, self.players, amount,
                                                 cards, color, target, note)))
 
-    def _next(self, seat: int, skip: int = 0) -> int:
+    def next_seat(self, seat: int, skip: int = 0) -> int:
+        """The seat after ``seat`` in the direction of play, skipping ``skip`` seats."""
         return (seat + self._direction * (1 + skip)) % self._n
 
-    def _turn(self, seat: int) -> None:
+    def give_turn(self, seat: int) -> None:
+        """``seat`` now plays or draws."""
         self._to_act = seat
         self._phase = _P_TURN
 
-    def _expose(self, seat: int) -> None:
+    def owe_uno(self, seat: int) -> None:
+        """``seat`` is down to one card and owes the call."""
         # R6: the call is owed each time a player gets down to one card.
         if self._penalty and seat not in self._exposed:
             self._exposed.append(seat)
@@ -508,26 +514,29 @@ class Game:
         del discard[:-1]
         shuffle(rest, self._rng)
         self._draw.extend(rest)
-        self._ev(_V_RESHUFFLE, None, "reshuffle")
+        self.event(_V_RESHUFFLE, None, "reshuffle")
         return True
 
-    def _draw_cards(self, seat: int, k: int, topic: str, note: str = "") -> list[Card]:
+    def draw_cards(self, seat: int, k: int, topic: str, note: str = "") -> list[Card]:
+        """``seat`` draws ``k`` cards (fewer if both piles run out, R2)."""
         got: list[Card] = []
         for _ in range(k):
             c = self._take(seat)
             if c is None:
                 break
             got.append(c)
-        self._ev(_V_DRAW, seat, topic, len(got), tuple(got), note=note)
+        self.event(_V_DRAW, seat, topic, len(got), tuple(got), note=note)
         if len(got) < k:
-            self._ev(_V_SHORT, seat, "reshuffle", len(got))  # R2
+            self.event(_V_SHORT, seat, "reshuffle", len(got))  # R2
         return got
 
-    def _went_out(self, seat: int) -> None:
+    def go_out(self, seat: int) -> None:
+        """``seat`` has gone out (any final draw may still follow, R5)."""
         self._winner = seat
-        self._ev(EventKind.OUT, seat, "out")
+        self.event(EventKind.OUT, seat, "out")
 
-    def _finish(self) -> None:
+    def end_hand(self) -> None:
+        """The hand is over."""
         self._phase = _P_OVER
         self._to_act = None
         self._pending = 0
@@ -536,8 +545,7 @@ class Game:
         self._drawn = None
         self._exposed.clear()
 
-
-    # -- the moves a special card's phase makes (engine.phases.base.Table) -------------------
+    # -- more moves a special card's phase makes (engine.phases.base.Table) -------------------
 
     @property
     def reverse_skips(self) -> bool:
@@ -553,21 +561,6 @@ class Game:
         """``seat``'s hand itself, for a phase to move cards in and out of it."""
         return self._hands[seat]
 
-    def event(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
-              cards: tuple[Card, ...] = (), color: Color | None = None,
-              target: int | None = None, note: str = "") -> None:
-        """Record what happened, citing this variant's source for ``topic``."""
-        self._ev(kind, seat, topic, amount, cards, color, target, note)
-
-    def next_seat(self, seat: int, skip: int = 0) -> int:
-        """The seat after ``seat`` in the direction of play, skipping ``skip`` seats."""
-        return (seat + self._direction * (1 + skip)) % self._n
-
-    def give_turn(self, seat: int) -> None:
-        """``seat`` now plays or draws."""
-        self._to_act = seat
-        self._phase = _P_TURN
-
     def wait_for(self, seat: int, phase: Phase) -> None:
         """The game now waits for ``seat`` to decide ``phase``."""
         self._to_act = seat
@@ -576,22 +569,6 @@ class Game:
     def start_phase(self, phase: Phase, seat: int) -> None:
         """Hand ``seat`` over to the special phase ``phase`` (its object starts it)."""
         self._specials[phase].start(self, phase, seat)
-
-    def draw_cards(self, seat: int, k: int, topic: str, note: str = "") -> list[Card]:
-        """``seat`` draws ``k`` cards (fewer if both piles run out, R2)."""
-        return self._draw_cards(seat, k, topic, note)
-
-    def owe_uno(self, seat: int) -> None:
-        """``seat`` is down to one card and owes the call (R6)."""
-        self._expose(seat)
-
-    def go_out(self, seat: int) -> None:
-        """``seat`` has gone out."""
-        self._went_out(seat)
-
-    def end_hand(self) -> None:
-        """The hand is over."""
-        self._finish()
 
     def name_color(self, color: Color | None) -> None:
         """The color in play is now ``color``."""
@@ -612,20 +589,20 @@ class Game:
         hands = self._hands
         before = (len(hands[seat]), len(hands[other]))
         hands[seat], hands[other] = hands[other], hands[seat]
-        self._ev(EventKind.SWAP, seat, topic, target=other)
+        self.event(EventKind.SWAP, seat, topic, target=other)
         for s, was in zip((seat, other), before):
             if len(hands[s]) == 1 and was != 1:
-                self._expose(s)
+                self.owe_uno(s)
 
     def _rotate_hands(self) -> None:
         # 7-0 (house rule): every hand passes one seat in the direction of play.
         n, d, hands = self._n, self._direction, self._hands
         before = [len(h) for h in hands]
         self._hands = hands = [hands[(s - d) % n] for s in range(n)]
-        self._ev(EventKind.ROTATE, None, "seven-o", note=DIRECTION_WORDS[d])
+        self.event(EventKind.ROTATE, None, "seven-o", note=DIRECTION_WORDS[d])
         for s in range(n):
             if len(hands[s]) == 1 and before[s] != 1:
-                self._expose(s)
+                self.owe_uno(s)
 
     def check_held(self, seat: int, c: Card | None) -> IllegalActionError | None:
         """Why ``seat`` cannot use ``c`` (None if they hold it)."""
@@ -834,7 +811,7 @@ class Game:
         for s in uno_owed:
             if not 0 <= s < n or len(seat_hands[s]) != 1:
                 raise SetupError("only a player holding one card can owe an UNO call")
-            game._expose(s)
+            game.owe_uno(s)
         game._setup = {"variant": cls.name, "position": game._state_json()}
         return game
 
@@ -907,7 +884,7 @@ class Game:
         for k in range(n):
             hands[(self.dealer + 1 + k) % n][:] = draw[top - k:top - dealt:-n]
         del draw[top + 1 - dealt:]
-        self._ev(EventKind.DEAL, self.dealer, "setup", amount=self.hand_size)
+        self.event(EventKind.DEAL, self.dealer, "setup", amount=self.hand_size)
 
     def _turn_up_first_card(self) -> None:
         draw, rng = self._draw, self._rng
@@ -919,20 +896,20 @@ class Game:
                 raise SetupError("no card in the deck may start the discard pile")
             # Back into the deck at a random place: the same as shuffling it in.
             topic = "first-return"
-            self._ev(EventKind.RETURNED, None, topic, cards=(first,))
+            self.event(EventKind.RETURNED, None, topic, cards=(first,))
             draw.insert(rng.randrange(len(draw) + 1), first)
         self._discard.append(first)
         self._color = first.color
-        self._ev(EventKind.FIRST_CARD, None, "first", cards=(first,))
+        self.event(EventKind.FIRST_CARD, None, "first", cards=(first,))
         n, dealer = self._n, self.dealer
         left = (dealer + 1) % n
         effect = EFFECT_OF[first]
         if effect is _E_SKIP:
-            self._ev(_V_LOSE_TURN, left, "first-skip")
+            self.event(_V_LOSE_TURN, left, "first-skip")
             self._start((left + 1) % n)
         elif effect is _E_DRAW:
-            self._draw_cards(left, DRAW_OF[first], "first-draw")
-            self._ev(_V_LOSE_TURN, left, "first-draw")
+            self.draw_cards(left, DRAW_OF[first], "first-draw")
+            self.event(_V_LOSE_TURN, left, "first-draw")
             self._start((left + 1) % n)
         elif effect is _E_REVERSE:
             self._direction = -1
@@ -952,8 +929,8 @@ class Game:
         return c in RETURNED_FIRST
 
     def _start(self, seat: int, topic: str = "first") -> None:
-        self._ev(_V_START, seat, topic, note=DIRECTION_WORDS[self._direction])
-        self._turn(seat)
+        self.event(_V_START, seat, topic, note=DIRECTION_WORDS[self._direction])
+        self.give_turn(seat)
 
     # -- saving and replaying ------------------------------------------------------------------
 
@@ -1426,16 +1403,16 @@ class Game:
         elif kind is _K_UNO:
             assert a.seat is not None
             self._exposed.remove(a.seat)
-            self._ev(_V_UNO, a.seat, "uno")
+            self.event(_V_UNO, a.seat, "uno")
         elif kind is _K_CATCH:
             assert a.seat is not None and a.target is not None
             self._exposed.remove(a.target)
-            self._ev(EventKind.CATCH, a.seat, "uno", target=a.target)
-            self._draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
+            self.event(EventKind.CATCH, a.seat, "uno", target=a.target)
+            self.draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
         elif kind is _K_JUMP:
             assert a.seat is not None and a.card is not None
             self._exposed.clear()
-            self._ev(EventKind.JUMP, a.seat, "jump-in", cards=(a.card,))
+            self.event(EventKind.JUMP, a.seat, "jump-in", cards=(a.card,))
             self._to_act = a.seat
             self._play(a.seat, a.card, a.color, a.target)
         else:  # a special card's phase carries out its own actions
@@ -1465,9 +1442,9 @@ class Game:
             if calls:  # R6: called as the card went down, so nobody can catch it
                 if seat in self._exposed:
                     self._exposed.remove(seat)
-                self._ev(_V_UNO, seat, "uno")
+                self.event(_V_UNO, seat, "uno")
             else:
-                self._expose(seat)
+                self.owe_uno(seat)
         effect = EFFECT_OF[c]
         if effect is _E_NUMBER:
             self._to_act = (seat + self._direction) % self._n
@@ -1475,33 +1452,33 @@ class Game:
         elif effect is _E_DRAW:
             self._draw_card_played(seat, c, guilty)
         elif effect is _E_SKIP:
-            self._ev(_V_LOSE_TURN, self._next(seat), "skip")
-            self._turn(self._next(seat, 1))
+            self.event(_V_LOSE_TURN, self.next_seat(seat), "skip")
+            self.give_turn(self.next_seat(seat, 1))
             if self._n == 2:
-                self._ev(_V_AGAIN, seat, "two")
+                self.event(_V_AGAIN, seat, "two")
         elif effect is _E_REVERSE:
             self._direction = -self._direction
-            self._ev(_V_REVERSE, seat, "reverse", note=DIRECTION_WORDS[self._direction])
+            self.event(_V_REVERSE, seat, "reverse", note=DIRECTION_WORDS[self._direction])
             if self._reverse_skips:  # R13
-                self._ev(_V_AGAIN, seat, "two")
-                self._turn(seat)
+                self.event(_V_AGAIN, seat, "two")
+                self.give_turn(seat)
             else:
-                self._turn(self._next(seat))
+                self.give_turn(self.next_seat(seat))
         elif effect is _E_WILD:
-            self._turn(self._next(seat))
+            self.give_turn(self.next_seat(seat))
         elif effect is _E_SEVEN and self._seven_o:
             assert target is not None
             self.swap_hands(seat, target, "seven-o")
-            self._turn(self._next(seat))
+            self.give_turn(self.next_seat(seat))
         elif effect is _E_ZERO and self._seven_o:
             self._rotate_hands()
-            self._turn(self._next(seat))
+            self.give_turn(self.next_seat(seat))
         elif effect is _E_SWAP:
             assert target is not None
             self.swap_hands(seat, target, "swap")
-            self._turn(self._next(seat))
+            self.give_turn(self.next_seat(seat))
         elif effect is _E_SEVEN or effect is _E_ZERO:  # a 7 or 0 without the 7-0 house rule
-            self._turn(self._next(seat))
+            self.give_turn(self.next_seat(seat))
         else:  # Dip, Jackpot, the droid: the card's phase starts
             self._special_on_play[effect].on_play(self, seat)
 
@@ -1512,7 +1489,7 @@ class Game:
 
     def _draw_card_played(self, seat: int, c: Card, guilty: bool) -> None:
         k = DRAW_OF[c]
-        victim = self._next(seat)
+        victim = self.next_seat(seat)
         if self._stack_rule is not None or (c in DRAW_WILDS and self.challenges):
             # The next player decides: take it, challenge a draw wild, or stack (house rule).
             self._pending += k
@@ -1521,22 +1498,22 @@ class Game:
             self._to_act = victim
             self._phase = _P_PENDING
             if self._stack_rule is not None:
-                self._ev(EventKind.STACK, seat, self._draw_topic(c), self._pending,
+                self.event(EventKind.STACK, seat, self._draw_topic(c), self._pending,
                          target=victim)
             return
         topic = self._draw_topic(c)
-        self._draw_cards(victim, k, topic)
-        self._ev(_V_LOSE_TURN, victim, topic)
-        self._turn(self._next(seat, 1))
+        self.draw_cards(victim, k, topic)
+        self.event(_V_LOSE_TURN, victim, topic)
+        self.give_turn(self.next_seat(seat, 1))
         if self._n == 2:
-            self._ev(_V_AGAIN, seat, "two")
+            self.event(_V_AGAIN, seat, "two")
 
     def _go_out(self, seat: int, c: Card) -> None:
-        self._went_out(seat)
+        self.go_out(seat)
         k = DRAW_OF.get(c)
         if k is not None:
             # R5: a draw card played last still makes the next player draw.
-            victim = self._next(seat)
+            victim = self.next_seat(seat)
             total = self._pending + k
             if c in DRAW_WILDS and self.challenges:
                 # The challenge is allowed but always fails: no other card was held.
@@ -1544,8 +1521,8 @@ class Game:
                 self._guilty, self._final = False, True
                 self._to_act, self._phase = victim, _P_PENDING
                 return
-            self._draw_cards(victim, total, "final")
-        self._finish()
+            self.draw_cards(victim, total, "final")
+        self.end_hand()
 
     # -- drawing, passing, and a draw card's victim ---------------------------------------------
 
@@ -1563,7 +1540,7 @@ class Game:
                 got.append(c)
                 if self._matches(c):
                     break
-            self._ev(_V_DRAW, seat, "draw-until", len(got), tuple(got))
+            self.event(_V_DRAW, seat, "draw-until", len(got), tuple(got))
             last = got[-1] if got else None
         else:
             draw = self._draw
@@ -1571,12 +1548,12 @@ class Game:
                 self._reshuffle()
             last = draw.pop()
             self._hands[seat].append(last)
-            self._ev(_V_DRAW, seat, "draw", 1, (last,))
+            self.event(_V_DRAW, seat, "draw", 1, (last,))
         if (last is None or not self.may_play_drawn_card
                 or not (last.color is self._color or last.rank is self._discard[-1].rank
                         or last.color is None)):
             # R12: only the drawn card could be played, and it cannot; R29: never that turn.
-            self._ev(_V_KEEP, seat, "after-draw")
+            self.event(_V_KEEP, seat, "after-draw")
             self._to_act = (seat + self._direction) % self._n
             self._phase = _P_TURN
             return
@@ -1587,27 +1564,27 @@ class Game:
         seat = self._to_act
         assert seat is not None
         if self._phase is _P_DRAWN:
-            self._ev(_V_KEEP, seat, "after-draw")
+            self.event(_V_KEEP, seat, "after-draw")
             self._drawn = None
         else:
             self._exposed.clear()
-            self._ev(EventKind.PASS, seat, "pass", note="nothing can be drawn or played")
-        self._turn(self._next(seat))
+            self.event(EventKind.PASS, seat, "pass", note="nothing can be drawn or played")
+        self.give_turn(self.next_seat(seat))
 
     def _do_accept(self) -> None:
         seat = self._to_act
         assert seat is not None
         topic = "final" if self._final else self._draw_topic(self._discard[-1])
-        self._draw_cards(seat, self._pending, topic)
+        self.draw_cards(seat, self._pending, topic)
         if self._final:
-            self._finish()
+            self.end_hand()
             return
         source = self._pending_from
         self._pending, self._pending_from, self._guilty = 0, None, False
-        self._ev(_V_LOSE_TURN, seat, topic)
-        self._turn(self._next(seat))
+        self.event(_V_LOSE_TURN, seat, topic)
+        self.give_turn(self.next_seat(seat))
         if self._n == 2 and source == self._to_act:
-            self._ev(_V_AGAIN, source, "two")
+            self.event(_V_AGAIN, source, "two")
 
     def _do_challenge(self) -> None:
         seat = self._to_act
@@ -1616,29 +1593,29 @@ class Game:
         top = self._discard[-1]
         topic = "wd2" if top.rank is Rank.WILD_DRAW2 else "wd4"
         total = self._pending
-        self._ev(EventKind.CHALLENGE, seat, topic, cards=(top,), target=accused)
+        self.event(EventKind.CHALLENGE, seat, topic, cards=(top,), target=accused)
         self._pending, self._pending_from = 0, None
         if self._guilty and not self._final:
             self._guilty = False
-            self._ev(EventKind.GUILTY, seat, topic, target=accused, note=self.bluff_words)
-            self._draw_cards(accused, total, topic, f"their {card_name(top)} was illegal")
+            self.event(EventKind.GUILTY, seat, topic, target=accused, note=self.bluff_words)
+            self.draw_cards(accused, total, topic, f"their {card_name(top)} was illegal")
             # R4: the challenger takes their turn, with the color the wild's player named.
-            self._ev(EventKind.TAKES_TURN, seat, "challenge-won",
+            self.event(EventKind.TAKES_TURN, seat, "challenge-won",
                      note="a successful challenge does not cost it")
-            self._turn(seat)
+            self.give_turn(seat)
             return
         self._guilty = False
-        self._ev(EventKind.INNOCENT, seat, "final" if self._final else topic, target=accused,
+        self.event(EventKind.INNOCENT, seat, "final" if self._final else topic, target=accused,
                  note="held no card that would have made it illegal")
-        self._draw_cards(seat, total + 2, "final" if self._final else topic,
+        self.draw_cards(seat, total + 2, "final" if self._final else topic,
                          "their challenge failed")
         if self._final:
-            self._finish()
+            self.end_hand()
             return
-        self._ev(_V_LOSE_TURN, seat, topic)
-        self._turn(self._next(seat))
+        self.event(_V_LOSE_TURN, seat, topic)
+        self.give_turn(self.next_seat(seat))
         if self._n == 2:
-            self._ev(_V_AGAIN, accused, "two")
+            self.event(_V_AGAIN, accused, "two")
 
     # -- the end of the hand ---------------------------------------------------------------
 
