@@ -18,6 +18,7 @@ never reads the game's private state, and the game never reads a phase's.
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -52,6 +53,11 @@ class Phase(enum.Enum):
     #: The hand is over.
     OVER = "over"
 
+    # The game finds a phase's object by the phase, in a dict, on the hot path: hash by
+    # identity in C (members are singletons compared by identity anyway), not by Enum's
+    # Python-level hash of the name.
+    __hash__ = object.__hash__
+
 
 class Table(Protocol):
     """The game as a special phase sees it: what it reads and the moves it makes."""
@@ -71,7 +77,7 @@ class Table(Protocol):
     @property
     def reverse_skips(self) -> bool: ...
     @property
-    def rng(self) -> Any: ...
+    def rng(self) -> random.Random: ...
 
     def hand_of(self, seat: int) -> list[Card]: ...
     def event(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
