@@ -25,14 +25,19 @@ from setuptools import setup
 #: the jackpot's rule cards) check the app's input and gain nothing from compiling.
 COMPILED_MODULES = [
     "engine/actions.py",
+    "engine/card_facts.py",
     "engine/cards.py",
     "engine/chance.py",
     "engine/events.py",
     "engine/game.py",
-    "engine/legality.py",
-    "engine/positions.py",
+    "engine/phases/__init__.py",
+    "engine/phases/base.py",
+    "engine/phases/dip.py",
+    "engine/phases/droid.py",
+    "engine/phases/jackpot_discard.py",
+    "engine/phases/jackpot_lever.py",
+    "engine/phases/name_color.py",
     "engine/simulate.py",
-    "engine/specials.py",
     "engine/state.py",
     "engine/variants.py",
 ]

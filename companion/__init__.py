@@ -11,7 +11,7 @@ from flask import Flask, Response
 import engine
 
 # The views (blueprints) are games, hands, jackpot, referee, rules and sharing: only
-# create_app imports them, and no other module does (tests/app/test_layout.py).
+# create_app imports them, and no other module does (tests/app/test_app_layout.py).
 from . import (
     assets,
     csrf,

@@ -7,19 +7,11 @@ from functools import cache
 
 from markupsafe import Markup, escape
 
-from engine import Card, Rank
+from engine import Card
+from engine.card_facts import card_label
 
-_RANK_LABELS = {
-    Rank.SKIP: "Skip", Rank.REVERSE: "Rev", Rank.DRAW1: "+1", Rank.DRAW2: "+2",
-    Rank.JACKPOT: "Jackpot", Rank.WILD: "Wild", Rank.WILD_DRAW4: "Wild +4",
-    Rank.WILD_DRAW2: "Wild +2", Rank.WILD_DIP: "Wild Dip", Rank.WILD_JACKPOT: "Wild Jackpot",
-    Rank.WILD_SWAP: "Swap Hands", Rank.WILD_DROID: "Build a Droid", Rank.BLANK: "Blank",
-}
-
-
-def card_label(card: Card) -> str:
-    """The face of a card as the picker prints it: "7", "+2", "Wild +4"."""
-    return _RANK_LABELS.get(card.rank, card.rank.value)
+# card_label (the face the picker prints) is the engine's, read from its card table.
+__all__ = ["bdi", "card_label", "chip", "chips", "names"]
 
 
 @cache

@@ -17,7 +17,10 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from .cards import Card, Color, Rank
+from .card_facts import card_name
+from .cards import Card, Color
+
+__all__ = ["Event", "EventKind", "card_name"]
 
 
 class EventKind(str, enum.Enum):
@@ -99,21 +102,6 @@ _TEMPLATES: dict[EventKind, str] = {
     EventKind.DROID_RETURN: "Every card laid for the droid goes back to its owner",
     EventKind.JUMP: "{who} jumps in with {card}",
 }
-
-_RANK_NAMES = {
-    Rank.SKIP: "Skip", Rank.REVERSE: "Reverse", Rank.DRAW1: "Draw One", Rank.DRAW2: "Draw Two",
-    Rank.JACKPOT: "Jackpot", Rank.WILD: "Wild", Rank.WILD_DRAW4: "Wild Draw 4",
-    Rank.WILD_DRAW2: "Wild Draw 2", Rank.WILD_DIP: "Wild Dip Into The Deck",
-    Rank.WILD_JACKPOT: "Wild Jackpot", Rank.WILD_SWAP: "Wild Swap Hands",
-    Rank.WILD_DROID: "Wild Let's Build a Droid", Rank.BLANK: "blank card",
-}
-
-
-def card_name(card: Card) -> str:
-    """A card as people say it: ``red 7``, ``blue Skip``, ``Wild Draw 4``."""
-    name = _RANK_NAMES.get(card.rank, card.rank.value)
-    return f"{card.color.value} {name}" if card.color is not None else name
-
 
 class Event(NamedTuple):
     """One thing that happened, citing the rule it follows.

@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from .card_facts import DRAW_OF, DRAW_WILDS, RANK_FACTS
 from .cards import COLORS, Card, Rank, card
-from .events import card_name
-from .game import Game
+from .game import (
+    RETURNED_FIRST,  # the first cards that go back (R8, R19, R23)
+    Game,
+)
 from .jackpot import LEVER_OUTCOMES
 from .options import TableOptions
-from .positions import _RETURN_FIRST  # the first cards that go back (R8, R19, R23)
-from .state import DRAW_OF, DRAW_WILDS
 from .variants import find_variant
 
 __all__ = ["Section", "UnknownSectionError", "rulebook", "section"]
@@ -154,8 +155,7 @@ def _sample(rank: Rank) -> Card:
 
 def _name(rank: Rank) -> str:
     """A kind of card as people say it, without a color: "Skip", "Wild Draw 4"."""
-    name = card_name(_sample(rank))
-    return name.split(" ", 1)[1] if rank.is_colored else name
+    return RANK_FACTS[rank].name
 
 
 def _full_deck(v: Variant) -> dict[Card, int]:
@@ -181,7 +181,7 @@ def _draw_ranks(v: Variant) -> list[Rank]:
 
 
 def _draws(rank: Rank) -> int:
-    return DRAW_OF[_sample(rank)]
+    return RANK_FACTS[rank].draws
 
 
 def _make(v: Variant, anchor: str, title: str, text: Iterable[str], *,
@@ -250,7 +250,7 @@ def _first_card(v: Variant) -> Section:
     left = "the player on the dealer's left"
     for rank in _kinds(v):
         c = _sample(rank)
-        if c in _RETURN_FIRST:
+        if c in RETURNED_FIRST:
             continue  # listed together at the end
         name = _name(rank)
         if rank is Rank.SKIP:
@@ -280,7 +280,7 @@ def _first_card(v: Variant) -> Section:
                          "a rule card from the machine says. Then the player on the dealer's "
                          "left plays (for a Wild Jackpot, after picking the color).")
             topics.append("first-jackpot")
-    returned = [_name(r) for r in _kinds(v) if _sample(r) in _RETURN_FIRST]
+    returned = [_name(r) for r in _kinds(v) if _sample(r) in RETURNED_FIRST]
     if returned:
         items.append(f"{_listed(returned, 'or')}: put it back into the deck and turn over the "
                      "next card.")
@@ -353,7 +353,7 @@ def _colored_action(v: Variant, rank: Rank) -> Section:
         topic = "draw1" if rank is Rank.DRAW1 else "draw2"
     text.append(f"Play it on a card of the same color, or on another {name}.")
     rulings = ["R11"] if topic.startswith("draw") else []
-    return _make(v, _CARD_ANCHORS[rank], name, text, topics=[topic], rulings=rulings)
+    return _make(v, RANK_FACTS[rank].anchor, name, text, topics=[topic], rulings=rulings)
 
 
 def _jackpot(v: Variant, rank: Rank) -> Section:
@@ -367,14 +367,14 @@ def _jackpot(v: Variant, rank: Rank) -> Section:
         where = "Jackpot Card"
     text.append("Then pull the lever of the Wild Jackpot machine and do what it shows (see "
                 "\"The Jackpot lever\"). After that, the next player takes their turn.")
-    return _make(v, _CARD_ANCHORS[rank], _name(rank), text, sources=[where], topics=["jackpot"])
+    return _make(v, RANK_FACTS[rank].anchor, _name(rank), text, sources=[where], topics=["jackpot"])
 
 
 def _wild(v: Variant, rank: Rank) -> Section:
     text = [_how_many(v, rank),
             "Play it on any card and pick the color that comes next (the same color is fine).",
             "You may play it even when you hold other cards you could play."]
-    return _make(v, _CARD_ANCHORS[rank], _name(rank), text, topics=["wild"])
+    return _make(v, RANK_FACTS[rank].anchor, _name(rank), text, topics=["wild"])
 
 
 def _draw_wild(v: Variant, rank: Rank) -> Section:
@@ -385,7 +385,7 @@ def _draw_wild(v: Variant, rank: Rank) -> Section:
     if not v.challenges:
         text += [f"The next player draws {k} cards and misses their turn.",
                  "You may play it whenever you like, and nobody can challenge it."]
-        return _make(v, _CARD_ANCHORS[rank], name, text, topics=topics)
+        return _make(v, RANK_FACTS[rank].anchor, name, text, topics=topics)
     rest = v.bluff_words.removeprefix("held ")
     text += [(f"The next player draws {k} cards and misses their turn, unless they challenge "
              "you (see \"Challenges\")."),
@@ -393,7 +393,7 @@ def _draw_wild(v: Variant, rank: Rank) -> Section:
     if v.bluff_words == Game.bluff_words:  # the standard test (R10, R20), not R25's or R35's
         text.append("A card of another color does not count, even one with the same number "
                     "or symbol, and neither does another wild.")
-    return _make(v, _CARD_ANCHORS[rank], name, text, topics=[*topics, "challenge-won"])
+    return _make(v, RANK_FACTS[rank].anchor, name, text, topics=[*topics, "challenge-won"])
 
 
 def _wild_swap(v: Variant, rank: Rank) -> Section:
@@ -401,7 +401,7 @@ def _wild_swap(v: Variant, rank: Rank) -> Section:
             ("It is a wild: play it on any card and pick the color. Then swap your whole hand "
             "with the hand of any other player you choose."),
             "Played as your last card, it just ends the hand: there is no swap."]
-    return _make(v, _CARD_ANCHORS[rank], _name(rank), text, topics=["swap"], rulings=["R7"])
+    return _make(v, RANK_FACTS[rank].anchor, _name(rank), text, topics=["swap"], rulings=["R7"])
 
 
 def _blank(v: Variant, rank: Rank) -> Section:
@@ -413,7 +413,7 @@ def _blank(v: Variant, rank: Rank) -> Section:
     if value is not None:
         text.append(f"Left in a hand, a blank scores {value} points, or what the table chose.")
     text.append("A blank used in place of a lost card is simply the card it replaces.")
-    return _make(v, _CARD_ANCHORS[rank], "Blank cards", text, topics=["blank"],
+    return _make(v, RANK_FACTS[rank].anchor, "Blank cards", text, topics=["blank"],
                  rulings=["R7", "R14"])
 
 
@@ -422,7 +422,7 @@ def _dip(v: Variant, rank: Rank) -> Section:
             "It is a wild: play it on any card and pick the color.",
             ("Then pick up one card. Next, choose any card in your hand (the new one too) and "
             "hand it to the player after you. They still take their turn.")]
-    return _make(v, _CARD_ANCHORS[rank], _name(rank), text, topics=["dip"])
+    return _make(v, RANK_FACTS[rank].anchor, _name(rank), text, topics=["dip"])
 
 
 def _droid(v: Variant, rank: Rank) -> Section:
@@ -434,7 +434,7 @@ def _droid(v: Variant, rank: Rank) -> Section:
              "color differs from the one put down just before. Wild cards cannot be used."),
             ("The first player who cannot do it draws 3 cards. Then everyone takes back the "
             "cards they put down, and play goes on with the player after you.")]
-    return _make(v, _CARD_ANCHORS[rank], _name(rank), text, topics=["droid"])
+    return _make(v, RANK_FACTS[rank].anchor, _name(rank), text, topics=["droid"])
 
 
 _CARDS: dict[Rank, Callable[[Variant, Rank], Section]] = {
@@ -444,14 +444,6 @@ _CARDS: dict[Rank, Callable[[Variant, Rank], Section]] = {
     Rank.WILD: _wild, Rank.WILD_DRAW4: _draw_wild, Rank.WILD_DRAW2: _draw_wild,
     Rank.WILD_SWAP: _wild_swap, Rank.BLANK: _blank, Rank.WILD_DIP: _dip,
     Rank.WILD_DROID: _droid,
-}
-#: Each kind of card's anchor (numbers: "number-cards").
-_CARD_ANCHORS = {
-    Rank.SKIP: "skip", Rank.REVERSE: "reverse", Rank.DRAW1: "draw-1", Rank.DRAW2: "draw-2",
-    Rank.JACKPOT: "jackpot", Rank.WILD: "wild", Rank.WILD_DRAW4: "wild-draw-4",
-    Rank.WILD_DRAW2: "wild-draw-2", Rank.WILD_DIP: "wild-dip",
-    Rank.WILD_JACKPOT: "wild-jackpot", Rank.WILD_SWAP: "wild-swap-hands",
-    Rank.WILD_DROID: "wild-droid", Rank.BLANK: "blank-cards",
 }
 
 

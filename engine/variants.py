@@ -12,6 +12,7 @@ from .cards import NUMBER_RANKS, Card, Color, Rank, card
 from .game import Game
 from .jackpot import RULE_CARDS
 from .options import TableOptions
+from .phases import DipGive, Droid, JackpotDiscard, JackpotLever, NameColor, SpecialPhase
 from .scoring import ScoringMode
 from .state import CLASSIC_SECTIONS
 
@@ -82,6 +83,8 @@ class WildJackpotGame(Game):
     rank_points = {**_STANDARD_POINTS, Rank.JACKPOT: 40, Rank.WILD_JACKPOT: 50}  # R21
     #: Rule cards for the dispenser, never dealt (R16, R17).
     rule_cards: ClassVar[int] = RULE_CARDS
+    special_phases: ClassVar[tuple[type[SpecialPhase], ...]] = (
+        NameColor, JackpotLever, JackpotDiscard)
     first_reverse_right_of_dealer = False  # R19: the dealer plays first
     two_player_reverse_skips = False  # R13
     sections = {
@@ -130,6 +133,7 @@ class PizzaPizzaGame(Game):
     first_reverse_right_of_dealer = False  # R23: the dealer plays first
     two_player_reverse_skips = False  # R13
     bluff_words = "held another card that could have been played"
+    special_phases: ClassVar[tuple[type[SpecialPhase], ...]] = (NameColor, DipGive)
     sections = {
         **CLASSIC_SECTIONS,
         "setup": ("dealing", ""), "first": ("first card", "R23"),
@@ -196,6 +200,7 @@ class StarWarsGame(Game):
     first_card_numbers_only = True  # R34
     two_player_reverse_skips = False  # R13
     bluff_words = "held a card of the color in play or another wild"
+    special_phases: ClassVar[tuple[type[SpecialPhase], ...]] = (NameColor, Droid)
     sections = {
         **CLASSIC_SECTIONS,
         "setup": ("Set Up", ""), "first": ("Set Up", "R34"), "first-return": ("Set Up", "R34"),

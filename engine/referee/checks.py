@@ -26,45 +26,55 @@ from .. import (
     score_hand,
 )
 from .resolve import (
-    _ACCEPT,
-    _CHALLENGE,
-    _challenge_tops,
-    _challenged,
-    _cut,
-    _first,
-    _resolve,
-    _tops,
+    ACCEPT_ACTION,
+    CHALLENGE_ACTION,
+    challenge_tops,
+    challenged_cards,
+    cut_short,
+    first_case,
+    resolve_scene,
+    tops_of,
 )
 from .scene import (
     Cards,
+    Hand,
     HandLike,
+    KnownHand,
+    Scene,
     SeatRef,
+    Table,
     VariantLike,
-    _color,
-    _counts_arg,
-    _direction,
-    _Hand,
-    _hand_arg,
-    _Known,
-    _legal_plays,
-    _neutral_order,
-    _play_scene,
-    _plays,
-    _refusal,
-    _Scene,
-    _scene,
-    _Table,
-    _table,
-    _top_and_color,
+    color_arg,
+    counts_arg,
+    direction_arg,
+    hand_arg,
+    legal_plays,
+    make_scene,
+    make_table,
+    neutral_order,
+    play_scene,
+    plays_of,
+    refusal,
+    top_and_color,
 )
 from .verdict import Case, ImpossibleSituationError, RefereeError, TooOpenError, Verdict
-from .wording import _and, _cap, _cite, _clauses, _depends, _end_clause, _leaf, _or, _sentence
+from .wording import (
+    and_list,
+    as_sentence,
+    cap,
+    cite,
+    depends_clause,
+    end_clause,
+    join_clauses,
+    leaf,
+    or_list,
+)
 
 # -- the checks -----------------------------------------------------------------------------
 
 def _since_play(events: Sequence[Event]) -> int:
     """Where the events after the (first) play begin."""
-    return min(_first(events, EventKind.PLAY) + 1, len(events))
+    return min(first_case(events, EventKind.PLAY) + 1, len(events))
 
 
 def can_play(variant: VariantLike, top: Card | str, color: Color | str | None,
@@ -97,40 +107,40 @@ def can_play(variant: VariantLike, top: Card | str, color: Color | str | None,
     """
     who = str(player).strip() or "the player"
     # Three seats, so that no two-player rule (R13) colors the hypothetical challenge.
-    t = _table(variant, [who, *(n for n in ("the next player", "the player after them",
+    t = make_table(variant, [who, *(n for n in ("the next player", "the player after them",
                                             "another player") if n != who)][:3], options)
-    top_card, col = _top_and_color(t, top, color)
+    top_card, col = top_and_color(t, top, color)
     assert top_card is not None
     c = t.card(card, "the card")
-    known, size = _hand_arg(t, hand, f"{who}'s hand", 2)
-    named_color = _color(named, "the color named") if named is not None else None
-    scene = _scene(t, 0, ([*known] if c in known else [c, *known],
+    known, size = hand_arg(t, hand, f"{who}'s hand", 2)
+    named_color = color_arg(named, "the color named") if named is not None else None
+    scene = make_scene(t, 0, ([*known] if c in known else [c, *known],
                           max(size, len(known) + (c not in known))), {},
                    discard=[top_card], color=col, direction=1, avoid=[c])
     game = scene.build()
-    plays = _plays(game, c, named_color, None)
+    plays = plays_of(game, c, named_color, None)
     if not plays:
-        reason, rule = _refusal(game, Action.play(c, (named_color or col)
+        reason, rule = refusal(game, Action.play(c, (named_color or col)
                                                   if c.color is None else None))
-        return Verdict(_cap(f"no: {reason}"), citations=(rule,) if rule else (),
+        return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        playable=False)
     played = scene.then(plays[0])
     after, events = played.run()
     lead = f"yes, {who} can play {card_name(c)}"
-    if after.phase is Phase.PENDING and after.is_legal(_CHALLENGE):
-        return _bluff_words(t, _challenged(played.then(_CHALLENGE), 0, since=0), who, c)
+    if after.phase is Phase.PENDING and after.is_legal(CHALLENGE_ACTION):
+        return _bluff_words(t, challenged_cards(played.then(CHALLENGE_ACTION), 0, since=0), who, c)
     if c.color is None and any(e.kind is EventKind.DRAW for e in events):
-        return Verdict(_cap(f"{lead} here, and nobody can challenge it"), tuple(events),
-                       _cite(events), playable=True, color=after.current_color)
+        return Verdict(cap(f"{lead} here, and nobody can challenge it"), tuple(events),
+                       cite(events), playable=True, color=after.current_color)
     on = f"on {card_name(top_card)}"
     if top_card.color is None and col is not None:
         on += f" with {col.value} in play"
     shown = events[:_since_play(events)]
-    return Verdict(_cap(f"{lead} {on}"), tuple(shown), _cite(shown), playable=True,
+    return Verdict(cap(f"{lead} {on}"), tuple(shown), cite(shown), playable=True,
                    color=after.current_color)
 
 
-def _bluff_words(t: _Table, v: Verdict, who: str, c: Card) -> Verdict:
+def _bluff_words(t: Table, v: Verdict, who: str, c: Card) -> Verdict:
     # A challenge's verdict said as the answer to "may I play this?".
     lead = f"Yes, {who} can play {card_name(c)}"
     if not v.settled:
@@ -148,17 +158,17 @@ def _bluff_words(t: _Table, v: Verdict, who: str, c: Card) -> Verdict:
 
 
 @lru_cache(maxsize=64)
-def _draw_wilds(t: _Table) -> tuple[Card, ...]:
+def _draw_wilds(t: Table) -> tuple[Card, ...]:
     """The deck's wilds whose play makes the next player draw, as the engine plays them."""
     found = []
     number = next(x for x, _ in t.deck if x.is_number)
     for c, _ in t.deck:
         if c.color is not None:
             continue
-        scene = _Scene(t, tuple(_Hand((c,) if s == 0 else (), 3) for s in range(t.n)),
+        scene = Scene(t, tuple(Hand((c,) if s == 0 else (), 3) for s in range(t.n)),
                        (number,), number.color)
         game = scene.build()
-        plays = _plays(game, c, None, None)
+        plays = plays_of(game, c, None, None)
         if not plays:
             continue
         game.apply(plays[0])
@@ -194,9 +204,9 @@ def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef
     >>> challenge("classic", seats, "Ann", "", "red").outcome
     "Ann's Wild Draw 4 was legal: Ann goes out, Bea draws 6, the hand is over"
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     by = t.seat(wild_by, "who played the wild")
-    d = _direction(direction)
+    d = direction_arg(direction)
     if wild is not None:
         w = t.card(wild, "the wild")
     else:
@@ -204,21 +214,21 @@ def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef
         if not wilds:
             raise ImpossibleSituationError(f"the {t.variant.name} deck has no draw wild")
         w = wilds[0]
-    top_card, col = _top_and_color(t, top_before, color_before, "the card under the wild")
+    top_card, col = top_and_color(t, top_before, color_before, "the card under the wild")
     if col is None:
         raise ImpossibleSituationError("give the color in play before the wild (R10)")
-    known, size = _hand_arg(t, hand, f"{t.name(by)}'s hand", 1)
-    others = _counts_arg(t, counts, "counts")
-    named_color = _color(named, "the color named") if named is not None else col
-    base = _scene(t, by, ([w, *known], size + 1), {s: h for s, h in others.items() if s != by},
+    known, size = hand_arg(t, hand, f"{t.name(by)}'s hand", 1)
+    others = counts_arg(t, counts, "counts")
+    named_color = color_arg(named, "the color named") if named is not None else col
+    base = make_scene(t, by, ([w, *known], size + 1), {s: h for s, h in others.items() if s != by},
                   discard=[top_card] if top_card is not None else [], color=col, direction=d,
                   avoid=[w])
-    tops = [top_card] if top_card is not None else _tops(base, w)
+    tops = [top_card] if top_card is not None else tops_of(base, w)
     scene = replace(base, discard=(tops[0],))
     game = scene.build()
-    play = _legal_plays(t, scene, game, w, named_color, None)[0]
+    play = legal_plays(t, scene, game, w, named_color, None)[0]
     events = game.apply(play)
-    v = _challenge_tops(scene.then(play), by, tops, w, since=_since_play(events),
+    v = challenge_tops(scene.then(play), by, tops, w, since=_since_play(events),
                         played=(game, events))
     return replace(v, color=named_color if named is not None else None)
 
@@ -246,7 +256,7 @@ def first_card(variant: VariantLike, seats: Sequence[str] | int, dealer: SeatRef
     >>> first_card("star-wars", seats, "Ann", ["red-skip", "blue-3"]).outcome
     'Blue 3 turned up first: Bea plays first, going clockwise'
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     d = t.seat(dealer, "the dealer")
     turned = [card] if isinstance(card, (str, Card)) else list(card)
     if not turned:
@@ -267,9 +277,9 @@ def first_card(variant: VariantLike, seats: Sequence[str] | int, dealer: SeatRef
     lead = f"{card_name(last)} turned up first"
     if events[0].kind is EventKind.RETURNED:
         steps.append(events[0])
-        return Verdict(_sentence(lead, [*_clauses(t, events[:1]), "turn up another card"]),
-                       tuple(steps), _cite(steps), returned=(*returned, last))
-    said = _clauses(t, events)
+        return Verdict(as_sentence(lead, [*join_clauses(t, events[:1]), "turn up another card"]),
+                       tuple(steps), cite(steps), returned=(*returned, last))
+    said = join_clauses(t, events)
     if game.phase is Phase.CHOOSE and game.to_act is not None:
         # Whoever performs the rule card, the opening goes on the same way: the step (R19)
         # names nobody, and the rule card dispensed is left out.
@@ -280,19 +290,19 @@ def first_card(variant: VariantLike, seats: Sequence[str] | int, dealer: SeatRef
         said.append(f"{t.name(seat)} chooses a player to perform a rule card")
     if named is not None and game.phase is Phase.NAME_COLOR:
         # After the choice: a Wild Jackpot's color is named once the rule card is out (R19).
-        colored = game.apply(Action(ActionKind.COLOR, color=_color(named, "the color named")))
+        colored = game.apply(Action(ActionKind.COLOR, color=color_arg(named, "the color named")))
         events += colored
-        said += _clauses(t, colored)
-    end = _end_clause(t, game, events)
+        said += join_clauses(t, colored)
+    end = end_clause(t, game, events)
     chooser = t.name(game.to_act) if (game.phase is Phase.NAME_COLOR
                                       and game.to_act is not None) else None
-    return _leaf(t, game, [*steps, *events], lead, clauses=said, end=end,
+    return leaf(t, game, [*steps, *events], lead, clauses=said, end=end,
                  color_chooser=chooser, returned=tuple(returned))
 
 
-def _opening(t: _Table, dealer: int, first: Card) -> Game:
+def _opening(t: Table, dealer: int, first: Card) -> Game:
     """A new hand dealt from a stacked deck that turns ``first`` up; the rest is filler."""
-    order = _neutral_order(t, frozenset([first]))
+    order = neutral_order(t, frozenset([first]))
     left = t.counts()
     left[first] -= 1
     pool = sorted((+left).elements(), key=order.__getitem__)
@@ -307,15 +317,15 @@ def _opening(t: _Table, dealer: int, first: Card) -> Game:
         raise ImpossibleSituationError(str(exc)) from None
 
 
-def _play_verdict(t: _Table, scene: _Scene, plays: Sequence[Action], *, sizes: bool = False,
+def play_verdict(t: Table, scene: Scene, plays: Sequence[Action], *, sizes: bool = False,
                   then: Sequence[Action] = ()) -> Verdict:
     if len(plays) == 1:
-        return _resolve(scene.then(plays[0], *then), sizes=sizes)
+        return resolve_scene(scene.then(plays[0], *then), sizes=sizes)
     actor = plays[0].seat if plays[0].seat is not None else scene.to_act
     who = t.name(actor)
     cases = [Case(f"{who} swaps with {t.name(a.target)}" if a.target is not None else a.text,
-                  _resolve(scene.then(a, *then), sizes=sizes)) for a in plays]
-    return _depends(t, (), f"whom {who} swaps hands with", cases)
+                  resolve_scene(scene.then(a, *then), sizes=sizes)) for a in plays]
+    return depends_clause(t, (), f"whom {who} swaps hands with", cases)
 
 
 def whos_next(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
@@ -341,11 +351,11 @@ def whos_next(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
     >>> whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "wild-draw4").depends_on
     'what Bea does: take the cards or challenge'
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     p = t.seat(turn, "whose turn")
     c = t.card(card, "the card played")
-    scene, plays = _play_scene(t, p, c, others=_counts_arg(t, counts, "counts"),
-                               direction=_direction(direction), top=top, color=color,
+    scene, plays = play_scene(t, p, c, others=counts_arg(t, counts, "counts"),
+                               direction=direction_arg(direction), top=top, color=color,
                                named=named, target=target)
     then: list[Action] = []
     if lever is not None:
@@ -353,11 +363,11 @@ def whos_next(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
             then.append(Action(ActionKind.LEVER, lever=LeverOutcome(lever)))
         except ValueError:
             raise ImpossibleSituationError(f"{lever!r} is not a lever outcome") from None
-    v = _play_verdict(t, scene, plays, then=then)
+    v = play_verdict(t, scene, plays, then=then)
     return _jump_ins(t, scene.then(plays[0], *then), v) if len(plays) == 1 else v
 
 
-def _jump_ins(t: _Table, scene: _Scene, v: Verdict) -> Verdict:
+def _jump_ins(t: Table, scene: Scene, v: Verdict) -> Verdict:
     # Jump-in (house rule): whoever holds a copy of the card now on top may play it first.
     if not t.options.jump_in or not v.settled:
         return v
@@ -377,17 +387,17 @@ def _jump_ins(t: _Table, scene: _Scene, v: Verdict) -> Verdict:
             g, _ = tried.run()
         except TooOpenError as exc:  # the rest are not tried: said as one case
             cases.append(Case(f"someone else jumps in with another {card_name(top)}",
-                              _cut(exc.narrow)))
+                              cut_short(exc.narrow)))
             break
         except RefereeError:
             continue
         jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
         if jumps:
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              _resolve(tried.then(jumps[0]))))
+                              resolve_scene(tried.then(jumps[0]))))
     if len(cases) == 1:
         return v
-    return _depends(t, events, f"whether someone jumps in with another {card_name(top)}",
+    return depends_clause(t, events, f"whether someone jumps in with another {card_name(top)}",
                     cases)
 
 
@@ -419,22 +429,22 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     >>> uno_catch("one", seats, "Ann").outcome
     'No: no UNO call is needed at this table'
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     p = t.seat(player, "the player")
     who = t.name(p)
-    d = _direction(direction)
-    others = _counts_arg(t, counts, "counts")
+    d = direction_arg(direction)
+    others = counts_arg(t, counts, "counts")
     if card is not None:
         c = t.card(card, "the card played")
     else:
-        top_card, col = _top_and_color(t, top, color)
+        top_card, col = top_and_color(t, top, color)
         left = t.counts()
         if top_card is not None:
             left[top_card] -= 1
-        order = _neutral_order(t, frozenset([top_card] if top_card else []))
+        order = neutral_order(t, frozenset([top_card] if top_card else []))
         c = min((x for x in +left if x.is_number),
                 key=lambda x: (col is not None and x.color is not col, order[x]))
-    scene, plays = _play_scene(t, p, c, others=others, hand=([c], 2), direction=d, top=top,
+    scene, plays = play_scene(t, p, c, others=others, hand=([c], 2), direction=d, top=top,
                                color=color, target=target)
     if len(plays) > 1:
         raise ImpossibleSituationError(
@@ -443,8 +453,8 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     catch = Action(ActionKind.CATCH, seat=catcher_seat, target=p)
     if not played:
         game = scene.build()
-        reason, rule = _refusal(game, catch)
-        return Verdict(_cap(f"no: {reason}"), citations=(rule,) if rule else (),
+        reason, rule = refusal(game, catch)
+        return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        catchable=False, penalty=game.uno_penalty)
     scene = scene.then(plays[0])
     if called:
@@ -458,26 +468,26 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     catchers = tuple(t.name(a.seat) for a in game.legal_actions()
                      if a.kind is ActionKind.CATCH and a.target == p and a.seat is not None)
     if not game.is_legal(catch) and (catcher is not None or not catchers):
-        reason, rule = _refusal(game, catch)
+        reason, rule = refusal(game, catch)
         if closer is not None:
             reason = f"it is too late: {t.name(closer)} has begun their turn"
         elif called:
             # The call was owed and made (the engine took it), so that is why (R6).
             reason = f"{who} has called UNO: a late call, made before anyone catches you, is safe"
-        return Verdict(_cap(f"no: {reason}"), tuple(events), _cite(events, [rule]),
+        return Verdict(cap(f"no: {reason}"), tuple(events), cite(events, [rule]),
                        catchable=False, penalty=penalty)
     probe, _ = scene.run()
     until = _close_window(probe, p)
     until_name = t.name(until) if until is not None else None
     if catcher is not None:
         caught = game.apply(catch)
-        return _leaf(t, game, [*events, *caught], "yes", catchable=True, catchers=catchers,
+        return leaf(t, game, [*events, *caught], "yes", catchable=True, catchers=catchers,
                      until=until_name, penalty=penalty)
     # The catch is tried on the game as played, unless the next turn was played on it.
     probe = scene.run()[0] if next_began else game
-    text = (f"Yes: {_or(list(catchers))} can catch {who} until {until_name} begins their turn "
+    text = (f"Yes: {or_list(list(catchers))} can catch {who} until {until_name} begins their turn "
             f"(plays or draws); a caught {who} draws {penalty}")
-    return Verdict(text, tuple(events), _cite(events, _cite(probe.apply(catch))),
+    return Verdict(text, tuple(events), cite(events, cite(probe.apply(catch))),
                    catchable=True, catchers=catchers, until=until_name, penalty=penalty)
 
 
@@ -491,7 +501,7 @@ def _close_window(game: Game, p: int) -> int | None:
         if not open_() or seat is None:
             return None
         if game.phase is Phase.PENDING:
-            action = _ACCEPT
+            action = ACCEPT_ACTION
         elif game.phase is Phase.DRAWN:
             action = Action(ActionKind.PASS)
         else:
@@ -528,30 +538,30 @@ def end_of_hand(variant: VariantLike, seats: Sequence[str] | int, went_out: Seat
     >>> end_of_hand("one", ["Ann", "Bea"], "Ann", "red-3", {"Bea": "red-7"}).outcome
     'Ann goes out, the hand is over: Ann wins (One has no points)'
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     p = t.seat(went_out, "who went out")
     c = t.card(last_card, "the last card")
-    held = {s: h for s, h in _counts_arg(t, hands, "hands").items() if s != p}
+    held = {s: h for s, h in counts_arg(t, hands, "hands").items() if s != p}
     draw_top = t.cards(drawn, "the cards drawn")
     chosen = _mode(t, mode)
-    scene, plays = _play_scene(t, p, c, others=held, hand=([c], 1),
-                               direction=_direction(direction), top=top, color=color,
+    scene, plays = play_scene(t, p, c, others=held, hand=([c], 1),
+                               direction=direction_arg(direction), top=top, color=color,
                                named=named, draw_top=draw_top)
     played = scene.then(plays[0])
     game, events = played.run()
     if game.phase is Phase.PENDING and game.to_act is not None:
         seat = game.to_act
         cases = [Case(f"{t.name(seat)} takes the {game.pending_draw} cards",
-                      _points(t, played.then(_ACCEPT), chosen, len(draw_top), held))]
-        if game.is_legal(_CHALLENGE):
+                      _points(t, played.then(ACCEPT_ACTION), chosen, len(draw_top), held))]
+        if game.is_legal(CHALLENGE_ACTION):
             cases.append(Case(f"{t.name(seat)} challenges",
-                              _points(t, played.then(_CHALLENGE), chosen, len(draw_top), held)))
-        return _depends(t, events, f"what {t.name(seat)} does: "
-                        f"{_or(['take the cards', 'challenge'][:len(cases)])}", cases)
+                              _points(t, played.then(CHALLENGE_ACTION), chosen, len(draw_top), held)))
+        return depends_clause(t, events, f"what {t.name(seat)} does: "
+                        f"{or_list(['take the cards', 'challenge'][:len(cases)])}", cases)
     return _points(t, played, chosen, len(draw_top), held)
 
 
-def _mode(t: _Table, mode: ScoringMode | str | None) -> ScoringMode:
+def _mode(t: Table, mode: ScoringMode | str | None) -> ScoringMode:
     if mode is None:
         return t.variant.scoring_modes[0]
     try:
@@ -563,15 +573,15 @@ def _mode(t: _Table, mode: ScoringMode | str | None) -> ScoringMode:
     return chosen
 
 
-def _points(t: _Table, scene: _Scene, mode: ScoringMode, known_draws: int,
-            held: Mapping[int, _Known]) -> Verdict:
+def _points(t: Table, scene: Scene, mode: ScoringMode, known_draws: int,
+            held: Mapping[int, KnownHand]) -> Verdict:
     game, events = scene.run()
     result = game.hand_result()
     out = t.name(result.went_out)
-    said = _clauses(t, events)
-    end = _end_clause(t, game, events)
+    said = join_clauses(t, events)
+    end = end_clause(t, game, events)
     if result.points is None:
-        return _leaf(t, game, events, clauses=said,
+        return leaf(t, game, events, clauses=said,
                      end=f"{end}: {out} wins ({t.variant.title} has no points)",
                      scores={out: 1})
     # Cards whose points nobody gave: hands given as counts, and cards drawn beyond ``drawn``.
@@ -605,9 +615,9 @@ def _points(t: _Table, scene: _Scene, mode: ScoringMode, known_draws: int,
                 for name, n in uncounted.items()]
         so_far = ", ".join(f"{name} {pts}" for name, pts in points.items()
                            if name not in hidden)
-        text = f"{end}: count {_and(todo)}" + (f" (so far: {so_far})" if so_far else "")
-        v = _leaf(t, game, events, clauses=said, end=text, points=points, uncounted=uncounted)
-        return replace(v, depends_on=f"the points of {_and(todo)}")
+        text = f"{end}: count {and_list(todo)}" + (f" (so far: {so_far})" if so_far else "")
+        v = leaf(t, game, events, clauses=said, end=text, points=points, uncounted=uncounted)
+        return replace(v, depends_on=f"the points of {and_list(todo)}")
     try:
         standings = new_standings(mode, t.n, t.variant.default_target or 1)
         hand_score = score_hand(standings, result.outcome).hands[-1]
@@ -621,6 +631,6 @@ def _points(t: _Table, scene: _Scene, mode: ScoringMode, known_draws: int,
         text = f"{out} scores {scores[out]} ({listed})"
     else:
         text = f"{out} wins the hand"
-    return _leaf(t, game, events, clauses=said, end=f"{end}: {text}", points=points,
+    return leaf(t, game, events, clauses=said, end=f"{end}: {text}", points=points,
                  scores=scores)
 

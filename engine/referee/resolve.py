@@ -23,35 +23,35 @@ from .. import (
     Phase,
     card_name,
 )
-from .scene import _narrow, _neutral_order, _rule_hooks, _Scene, _Table
+from .scene import Scene, Table, narrowed, neutral_order, rule_hooks
 from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict
 from .wording import (
-    _article,
-    _bare,
-    _clauses,
-    _depends,
-    _describe,
-    _end_clause,
-    _guilt,
-    _key,
-    _leaf,
-    _or,
+    article,
+    bare,
+    case_key,
+    depends_clause,
+    describe_case,
+    end_clause,
+    guilt,
+    join_clauses,
+    leaf,
+    or_list,
 )
 
 # -- resolving the decisions that follow a play ---------------------------------------------
 
-_ACCEPT = Action(ActionKind.ACCEPT)
-_CHALLENGE = Action(ActionKind.CHALLENGE)
+ACCEPT_ACTION = Action(ActionKind.ACCEPT)
+CHALLENGE_ACTION = Action(ActionKind.CHALLENGE)
 _DONE = Action(ActionKind.DONE)
 
 
-def _cut(narrow: str) -> Verdict:
+def cut_short(narrow: str) -> Verdict:
     """A case the referee stops following: its search budget is spent (SEARCH_BUDGET)."""
     return Verdict(f"Too open to follow further: tell the referee {narrow}",
                    depends_on=narrow, too_open=narrow)
 
 
-def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, sizes: bool = False,
+def resolve_scene(scene: Scene, *, lead: str = "", since: int = 0, sizes: bool = False,
              played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """Play ``scene`` and settle what follows: a pending draw, the lever, a droid...
     ``played``: ``scene`` already run, where the caller has it. Where the question's
@@ -59,10 +59,10 @@ def _resolve(scene: _Scene, *, lead: str = "", since: int = 0, sizes: bool = Fal
     try:
         return _settle(scene, lead=lead, since=since, sizes=sizes, played=played)
     except TooOpenError as exc:
-        return _cut(exc.narrow)
+        return cut_short(exc.narrow)
 
 
-def _settle(scene: _Scene, *, lead: str, since: int, sizes: bool,
+def _settle(scene: Scene, *, lead: str, since: int, sizes: bool,
             played: tuple[Game, list[Event]] | None) -> Verdict:
     t = scene.table
     game, events = played or scene.run()
@@ -73,36 +73,36 @@ def _settle(scene: _Scene, *, lead: str, since: int, sizes: bool,
         return _pending(scene, game, events, since=since, lead=lead, sizes=sizes)
     if phase is Phase.LEVER and seat is not None:
         cases = [Case(f"the lever shows: {o.words}",
-                      _resolve(scene.then(Action(ActionKind.LEVER, lever=o)), since=since,
+                      resolve_scene(scene.then(Action(ActionKind.LEVER, lever=o)), since=since,
                                sizes=sizes))
                  for o in LeverOutcome]
-        return _depends(t, shown, "what the lever shows", cases)
+        return depends_clause(t, shown, "what the lever shows", cases)
     if phase is Phase.DISCARD and seat is not None:
         who = t.name(seat)
         case = Case(f"{who} discards nothing more",
-                    _resolve(scene.then(_DONE), since=since, sizes=sizes))
-        return _depends(t, shown, f"what {who} discards (up to one card of each color)", [case],
+                    resolve_scene(scene.then(_DONE), since=since, sizes=sizes))
+        return depends_clause(t, shown, f"what {who} discards (up to one card of each color)", [case],
                         partial=True)
     if phase is Phase.CHOOSE and seat is not None:
         # Whoever is chosen, the rule card changes no cards: play goes on the same way.
         after, later = scene.then(Action(ActionKind.CHOOSE, target=seat)).run()
-        said = _clauses(t, shown) + [f"{t.name(seat)} chooses a player to perform a rule card"]
-        return _leaf(t, after, shown, lead, clauses=said, end=_end_clause(t, after, later),
+        said = join_clauses(t, shown) + [f"{t.name(seat)} chooses a player to perform a rule card"]
+        return leaf(t, after, shown, lead, clauses=said, end=end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.GIVE and seat is not None:
         given = game.hands[seat][0]
         after, later = scene.then(Action(ActionKind.GIVE, given)).run()
         gift = next(e for e in later[len(events):] if e.kind is EventKind.GIVE)
         receiver = t.name(gift.target) if gift.target is not None else ""
-        said = _clauses(t, shown) + [f"{t.name(seat)} gives a card of their choice to {receiver}"]
-        return _leaf(t, after, shown, lead, clauses=said, end=_end_clause(t, after, later),
+        said = join_clauses(t, shown) + [f"{t.name(seat)} gives a card of their choice to {receiver}"]
+        return leaf(t, after, shown, lead, clauses=said, end=end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.DROID:
         return _droid(scene, since=since, played=(game, events))
-    return _leaf(t, game, shown, lead, sizes=sizes)
+    return leaf(t, game, shown, lead, sizes=sizes)
 
 
-def _playing(t: _Table, game: Game) -> str | None:
+def _playing(t: Table, game: Game) -> str | None:
     seat = game.to_act
     if seat is None or game.phase not in (Phase.TURN, Phase.DRAWN, Phase.NAME_COLOR):
         return None
@@ -116,7 +116,7 @@ def _last_player(events: Sequence[Event]) -> int | None:
     return None
 
 
-def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, lead: str,
+def _pending(scene: Scene, game: Game, events: Sequence[Event], *, since: int, lead: str,
              sizes: bool) -> Verdict:
     """A draw waits for its victim: take it, challenge a draw wild, or pass it on."""
     t = scene.table
@@ -126,13 +126,13 @@ def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, 
     n = game.pending_draw
     cases: list[Case] = []
     choices = ["take the cards"]
-    if game.is_legal(_CHALLENGE):
+    if game.is_legal(CHALLENGE_ACTION):
         accused = _last_player(events)
         assert accused is not None
         try:
             challenged = _challenge_case(scene, game, accused, since=since, sizes=sizes)
         except TooOpenError as exc:
-            challenged = _cut(exc.narrow)
+            challenged = cut_short(exc.narrow)
         cases.append(Case(f"{victim} challenges", challenged))
         choices.append("challenge")
     stacks = _stack_cases(scene, seat, since=since, sizes=sizes)
@@ -140,14 +140,14 @@ def _pending(scene: _Scene, game: Game, events: Sequence[Event], *, since: int, 
         cases.extend(stacks)
         choices.append("pass the draw on")
     # Taking the cards goes on with this game, so it is played last (and said first).
-    taken = (game, [*events, *game.apply(_ACCEPT)])
+    taken = (game, [*events, *game.apply(ACCEPT_ACTION)])
     cases.insert(0, Case(f"{victim} takes the {n} cards",
-                         _resolve(scene.then(_ACCEPT), since=since, lead=lead, sizes=sizes,
+                         resolve_scene(scene.then(ACCEPT_ACTION), since=since, lead=lead, sizes=sizes,
                                   played=taken)))
-    return _depends(t, events[since:], f"what {victim} does: {_or(choices)}", cases)
+    return depends_clause(t, events[since:], f"what {victim} does: {or_list(choices)}", cases)
 
 
-def _stack_cases(scene: _Scene, seat: int, *, since: int, sizes: bool) -> list[Case]:
+def _stack_cases(scene: Scene, seat: int, *, since: int, sizes: bool) -> list[Case]:
     # House rules (stacking, progressive UNO): try each draw card the deck still holds in
     # the victim's hand; the engine says which may pass the draw on.
     t = scene.table
@@ -155,7 +155,7 @@ def _stack_cases(scene: _Scene, seat: int, *, since: int, sizes: bool) -> list[C
         return []
     seen: set[object] = set()
     cases: list[Case] = []
-    for c in sorted(scene.remaining(), key=_neutral_order(t, frozenset()).__getitem__):
+    for c in sorted(scene.remaining(), key=neutral_order(t, frozenset()).__getitem__):
         if c.is_number or c.rank in seen:
             continue
         try:  # in place of one of the victim's unknown cards (none: they cannot hold it)
@@ -168,15 +168,15 @@ def _stack_cases(scene: _Scene, seat: int, *, since: int, sizes: bool) -> list[C
             seen.add(c.rank)
             v = _resolve_stack(tried.then(plays[0]), since=since, sizes=sizes)
         except TooOpenError as exc:  # the rest are not tried: said as one case
-            cases.append(Case(f"{t.name(seat)} passes it on", _cut(exc.narrow)))
+            cases.append(Case(f"{t.name(seat)} passes it on", cut_short(exc.narrow)))
             break
         except RefereeError:
             continue
-        cases.append(Case(f"{t.name(seat)} passes it on with {_article(_bare(c))}", v))
+        cases.append(Case(f"{t.name(seat)} passes it on with {article(bare(c))}", v))
     return cases
 
 
-def _resolve_stack(scene: _Scene, *, since: int, sizes: bool) -> Verdict:
+def _resolve_stack(scene: Scene, *, since: int, sizes: bool) -> Verdict:
     # After a stacked draw card the next victim decides again: said, not explored further.
     t = scene.table
     game, events = scene.run()
@@ -184,25 +184,25 @@ def _resolve_stack(scene: _Scene, *, since: int, sizes: bool) -> Verdict:
     seat = game.to_act
     if game.phase is Phase.PENDING and seat is not None:
         end = (f"{t.name(seat)} must take {game.pending_draw} cards, challenge or pass them on"
-               if game.is_legal(_CHALLENGE) else
+               if game.is_legal(CHALLENGE_ACTION) else
                f"{t.name(seat)} must take {game.pending_draw} cards or pass them on")
-        return _leaf(t, game, shown, end=end, sizes=sizes)
-    return _leaf(t, game, shown, sizes=sizes)
+        return leaf(t, game, shown, end=end, sizes=sizes)
+    return leaf(t, game, shown, sizes=sizes)
 
 
-def _challenge_leaf(t: _Table, game: Game, events: Sequence[Event], *, sizes: bool) -> Verdict:
-    guilty = _guilt(events)
+def _challenge_leaf(t: Table, game: Game, events: Sequence[Event], *, sizes: bool) -> Verdict:
+    guilty = guilt(events)
     lead = ""
     for e in events:
         if e.kind is EventKind.CHALLENGE and e.target is not None:
             lead = (f"{t.name(e.target)}'s {card_name(e.cards[0])} was "
                     f"{'illegal' if guilty else 'legal'}")
             break
-    said = [c for c in _clauses(t, events) if c]
-    return _leaf(t, game, events, lead, clauses=said, guilty=guilty, sizes=sizes)
+    said = [c for c in join_clauses(t, events) if c]
+    return leaf(t, game, events, lead, clauses=said, guilty=guilty, sizes=sizes)
 
 
-def _challenged(scene: _Scene, accused: int, *, since: int, sizes: bool = False,
+def challenged_cards(scene: Scene, accused: int, *, since: int, sizes: bool = False,
                 played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge, played out for every kind of hand the accused may hold. ``played``:
     ``scene`` already run, where the caller has it."""
@@ -219,19 +219,19 @@ def _challenged(scene: _Scene, accused: int, *, since: int, sizes: bool = False,
         return guilty
     innocent = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     who = t.name(accused)
-    return _depends(t, events[since:_first(events, EventKind.CHALLENGE, since)],
+    return depends_clause(t, events[since:first_case(events, EventKind.CHALLENGE, since)],
                     f"whether {who} holds {test.held}",
                     [Case(f"{who} holds {test.held}", guilty),
                      Case(f"{who} holds none of these", innocent)])
 
 
-def _universe(left: Counter[Card], t: _Table) -> list[Card]:
+def _universe(left: Counter[Card], t: Table) -> list[Card]:
     """Each card of ``left`` once, in the filler's order: what an unknown card may be."""
-    return sorted(left, key=_neutral_order(t, frozenset()).__getitem__)
+    return sorted(left, key=neutral_order(t, frozenset()).__getitem__)
 
 
 @dataclass(frozen=True)
-class _BluffTest:
+class BluffTest:
     """What the engine's challenge test says of a draw wild: a bluff or not (``guilty``),
     or, where the player's hand is not known, a bluff if they hold one of ``bluffs``
     (``held`` says which, as the verdict words it)."""
@@ -241,8 +241,8 @@ class _BluffTest:
     bluffs: tuple[Card, ...] = field(default=(), compare=False)
 
 
-def _bluff_test(scene: _Scene, accused: int,
-                universe: Sequence[Card] | None = None) -> _BluffTest:
+def _bluff_test(scene: Scene, accused: int,
+                universe: Sequence[Card] | None = None) -> BluffTest:
     """The challenge test, for the draw wild the accused plays first in ``scene``.
     ``universe``: each card the deck still holds there, where the caller has them.
 
@@ -257,44 +257,44 @@ def _bluff_test(scene: _Scene, accused: int,
     rest.remove(play.card)
     top = scene.discard[-1]
     color = scene.color if scene.color is not None else top.color  # as from_position has it
-    bluff_card = _rule_hooks(scene.table).bluff_card
+    bluff_card = rule_hooks(scene.table).bluff_card
     known_guilty = any(bluff_card(c, color, top) for c in rest)
     if known_guilty or scene.hands[accused].unknown <= 0:
-        return _BluffTest(known_guilty)
+        return BluffTest(known_guilty)
     # Which single card, held beside the innocent known ones, makes the draw wild illegal?
     if universe is None:
         universe = _universe(scene.remaining(), scene.table)
     bluffs = tuple(c for c in universe if bluff_card(c, color, top))
     if not bluffs or len(bluffs) == len(universe):
-        return _BluffTest(bool(bluffs))
-    return _BluffTest(None, _describe(bluffs, tuple(universe)), bluffs)
+        return BluffTest(bool(bluffs))
+    return BluffTest(None, describe_case(bluffs, tuple(universe)), bluffs)
 
 
-def _challenge_case(scene: _Scene, game: Game, accused: int, *, since: int,
+def _challenge_case(scene: Scene, game: Game, accused: int, *, since: int,
                     sizes: bool) -> Verdict:
     # A challenge is judged on the color in play and the card under the draw wild: where
     # the table did not give them, the referee does not pick them.
     t = scene.table
     wild = game.top_card
     if scene.under_given:
-        return _challenged(scene.then(_CHALLENGE), accused, since=since, sizes=sizes)
+        return challenged_cards(scene.then(CHALLENGE_ACTION), accused, since=since, sizes=sizes)
     if not scene.color_given:
         what = (f"the color in play before the {card_name(wild)} and "
                 f"{t.name(accused)}'s other cards")
         return Verdict(f"It depends on {what}: give them to the challenge check",
                        depends_on=what)
-    return _challenge_tops(scene, accused, _tops(scene, wild), wild, since=since, sizes=sizes)
+    return challenge_tops(scene, accused, tops_of(scene, wild), wild, since=since, sizes=sizes)
 
 
-def _tops(scene: _Scene, wild: Card) -> list[Card]:
+def tops_of(scene: Scene, wild: Card) -> list[Card]:
     """Every card that could have been under the play, with the scene's color in play."""
     free = replace(scene, discard=()).remaining()
-    order = _neutral_order(scene.table, frozenset([wild]))
+    order = neutral_order(scene.table, frozenset([wild]))
     return sorted((c for c in free if c.color is scene.color or c.color is None),
                   key=order.__getitem__)
 
 
-def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Card, *,
+def challenge_tops(scene: Scene, accused: int, tops: Sequence[Card], wild: Card, *,
                     since: int, sizes: bool = False,
                     played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge of the draw wild played in ``scene``, for each card that may have been
@@ -307,7 +307,7 @@ def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Car
     t = scene.table
     found: dict[tuple[Any, ...], Verdict] = {}
     groups: dict[tuple[Any, ...], list[Card]] = {}
-    tested: dict[_BluffTest, Verdict] = {}
+    tested: dict[BluffTest, Verdict] = {}
     free = replace(scene, discard=()).remaining()
     cards = _universe(free, t)
     for top in tops:
@@ -318,34 +318,34 @@ def _challenge_tops(scene: _Scene, accused: int, tops: Sequence[Card], wild: Car
         if v is None:
             v = tested[test] = _challenge_under(s, accused, wild, since=since, sizes=sizes,
                                                 played=played if top is tops[0] else None)
-        found.setdefault(_key(v), v)
-        groups.setdefault(_key(v), []).append(top)
+        found.setdefault(case_key(v), v)
+        groups.setdefault(case_key(v), []).append(top)
     if len(groups) == 1:
         return next(iter(found.values()))
     ranked = sorted(groups, key=lambda k: len(groups[k]))
-    cases = [Case(f"the card under it was {_describe(tuple(groups[k]), tuple(tops))}",
+    cases = [Case(f"the card under it was {describe_case(tuple(groups[k]), tuple(tops))}",
                   found[k])
              for k in ranked[:-1]]
     cases.append(Case("the card under it was any other card", found[ranked[-1]]))
-    return _depends(t, (), f"which card was under the {card_name(wild)}", cases)
+    return depends_clause(t, (), f"which card was under the {card_name(wild)}", cases)
 
 
-def _challenge_under(scene: _Scene, accused: int, wild: Card, *, since: int, sizes: bool,
+def _challenge_under(scene: Scene, accused: int, wild: Card, *, since: int, sizes: bool,
                      played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge of the draw wild played in ``scene``, on the card under it there."""
     game, events = played or scene.run()
-    if game.phase is Phase.PENDING and game.is_legal(_CHALLENGE):
-        events += game.apply(_CHALLENGE)
-        return _challenged(scene.then(_CHALLENGE), accused, since=since, sizes=sizes,
+    if game.phase is Phase.PENDING and game.is_legal(CHALLENGE_ACTION):
+        events += game.apply(CHALLENGE_ACTION)
+        return challenged_cards(scene.then(CHALLENGE_ACTION), accused, since=since, sizes=sizes,
                            played=(game, events))
     # R31: no challenge in this variant; the draw is taken
-    v = _resolve(scene.then(_ACCEPT) if game.phase is Phase.PENDING else scene, since=since,
+    v = resolve_scene(scene.then(ACCEPT_ACTION) if game.phase is Phase.PENDING else scene, since=since,
                  sizes=sizes)
     return replace(v, outcome=f"Nobody can challenge a {card_name(wild)} in "
                               f"{scene.table.variant.title}: {v.outcome}")
 
 
-def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
+def first_case(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
     for i in range(start, len(events)):
         if events[i].kind is kind:
             return i
@@ -355,7 +355,7 @@ def _first(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
 # -- Let's Build a Droid (R36): walking the table round by round ----------------------------
 
 
-def _droid(scene: _Scene, *, since: int,
+def _droid(scene: Scene, *, since: int,
            played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """Walk the droid: forced lays are laid; a real choice, or a seat whose hand is unknown,
     splits the walk into cases. ``played``: ``scene`` already run, where the caller has it
@@ -363,19 +363,19 @@ def _droid(scene: _Scene, *, since: int,
     try:
         return _walk(scene, since=since, played=played)
     except TooOpenError:
-        return _cut(_narrow(scene, "the cards laid so far"))
+        return cut_short(narrowed(scene, "the cards laid so far"))
 
 
-def _walk(scene: _Scene, *, since: int, played: tuple[Game, list[Event]] | None) -> Verdict:
+def _walk(scene: Scene, *, since: int, played: tuple[Game, list[Event]] | None) -> Verdict:
     t = scene.table
     game, events = played or scene.run()
     while True:
-        visit = _undecided_visit(scene, game, events)
+        visit = undecided_visit(scene, game, events)
         if visit is not None:
             return _droid_branch(scene, events, visit, since=since)
         seat = game.to_act
         if game.phase is not Phase.DROID or seat is None:
-            return _leaf(t, game, events[since:])
+            return leaf(t, game, events[since:])
         lays = [a for a in game.legal_actions() if a.kind is ActionKind.LAY]
         colors = list(dict.fromkeys(a.card.color for a in lays if a.card is not None))
         if len(colors) == 1:  # laid on the game as it stands: the same as setting it up again
@@ -389,9 +389,9 @@ def _walk(scene: _Scene, *, since: int, played: tuple[Game, list[Event]] | None)
             # The last color goes on with this game; the others with a copy of it.
             branch = game if color is colors[-1] else game.copy()
             played = (branch, [*events, *branch.apply(a)])
-            cases.append(Case(f"{t.name(seat)} lays {_article(color.value + ' card')}",
+            cases.append(Case(f"{t.name(seat)} lays {article(color.value + ' card')}",
                               _droid(scene.then(a), since=since, played=played)))
-        return _depends(t, events[since:], f"which color {t.name(seat)} lays", cases)
+        return depends_clause(t, events[since:], f"which color {t.name(seat)} lays", cases)
 
 
 def _last_laid(events: Sequence[Event], upto: int) -> Color | None:
@@ -404,7 +404,7 @@ def _last_laid(events: Sequence[Event], upto: int) -> Color | None:
     return last
 
 
-def _undecided_visit(scene: _Scene, game: Game,
+def undecided_visit(scene: Scene, game: Game,
                      events: Sequence[Event]) -> tuple[int, int] | None:
     """The first time the droid reaches a seat whose unknown cards would decide whether
     and what it lays: (seat, index of that moment in the events)."""
@@ -421,12 +421,12 @@ def _undecided_visit(scene: _Scene, game: Game,
     return None
 
 
-def _open(scene: _Scene, seat: int) -> bool:
+def _open(scene: Scene, seat: int) -> bool:
     h = scene.hands[seat]
     return h.unknown > 0 and h.only is None
 
 
-def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int], *,
+def _droid_branch(scene: Scene, events: Sequence[Event], visit: tuple[int, int], *,
                   since: int) -> Verdict:
     t = scene.table
     seat, at = visit
@@ -443,11 +443,11 @@ def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int]
         if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
             cases.append(Case(when, _droid(tried, since=since, played=(g, ev))))
     except TooOpenError as exc:
-        cases.append(Case(when, _cut(exc.narrow)))
+        cases.append(Case(when, cut_short(exc.narrow)))
     except RefereeError:
         pass
     left = scene.remaining()
-    order = _neutral_order(t, frozenset())
+    order = neutral_order(t, frozenset())
     for color in COLORS:
         if color is last:
             continue
@@ -455,9 +455,9 @@ def _droid_branch(scene: _Scene, events: Sequence[Event], visit: tuple[int, int]
         if not spare:
             continue
         tried = scene.with_hand(seat, [spare[0]])
-        cases.append(Case(f"{who} lays {_article(color.value + ' card')}",
+        cases.append(Case(f"{who} lays {article(color.value + ' card')}",
                           _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since)))
     what = (f"whether {who} can lay a card that is not {last.value}, and which"
             if last is not None else f"whether {who} holds a colored card, and which")
-    return _depends(t, events[since:at], what, cases)
+    return depends_clause(t, events[since:at], what, cases)
 

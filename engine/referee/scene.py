@@ -49,11 +49,11 @@ HandLike = str | Sequence[Card | str] | int
 
 _DIRECTIONS = {"clockwise": 1, "cw": 1, "left": 1, "counter-clockwise": -1,
                "counterclockwise": -1, "anticlockwise": -1, "ccw": -1, "right": -1}
-_DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
+DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
 
 
 @dataclass(frozen=True)
-class _Table:
+class Table:
     variant: type[Game]
     names: tuple[str, ...]
     options: TableOptions
@@ -113,8 +113,8 @@ class _Table:
         return self.names[seat]
 
 
-def _table(variant: VariantLike, seats: Sequence[str] | int,
-           options: TableOptions | None) -> _Table:
+def make_table(variant: VariantLike, seats: Sequence[str] | int,
+           options: TableOptions | None) -> Table:
     if isinstance(variant, type) and issubclass(variant, Game) and variant.name:
         cls = variant
     else:
@@ -137,18 +137,18 @@ def _table(variant: VariantLike, seats: Sequence[str] | int,
 
 
 @lru_cache(maxsize=256)
-def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> _Table:
+def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> Table:
     """The table, its options checked and its deck counted once: a table asks dispute
-    after dispute, and the caches kept by table (see _neutral_order) stay warm."""
+    after dispute, and the caches kept by table (see neutral_order) stay warm."""
     cls, names, options = table
     try:
         cls.check_options(options)
     except ValueError as exc:
         raise ImpossibleSituationError(str(exc)) from None
-    return _Table(cls, names, options, tuple(cls.deck_counts(options).items()))
+    return Table(cls, names, options, tuple(cls.deck_counts(options).items()))
 
 
-def _direction(value: object) -> int:
+def direction_arg(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value in (1, -1):
         return value
     if isinstance(value, str) and value.strip().lower() in _DIRECTIONS:
@@ -157,7 +157,7 @@ def _direction(value: object) -> int:
         f"direction is 1 or 'clockwise', -1 or 'counter-clockwise', not {value!r}")
 
 
-def _color(value: object, what: str) -> Color:
+def color_arg(value: object, what: str) -> Color:
     if isinstance(value, Color):
         return value
     if isinstance(value, str):
@@ -168,7 +168,7 @@ def _color(value: object, what: str) -> Color:
     raise ImpossibleSituationError(f"{what}: {value!r} is not a color (red, yellow, green, blue)")
 
 
-def _check_copies(t: _Table, named: Iterable[tuple[str, Card]]) -> None:
+def _check_copies(t: Table, named: Iterable[tuple[str, Card]]) -> None:
     """Refuse more copies of a card than the deck holds, counting every card named."""
     where: dict[Card, list[str]] = {}
     for place, c in named:
@@ -186,7 +186,7 @@ def _check_copies(t: _Table, named: Iterable[tuple[str, Card]]) -> None:
 
 
 @dataclass(frozen=True)
-class _Hand:
+class Hand:
     known: tuple[Card, ...]
     size: int
     #: Strict limits on the unknown cards: only these, never these.
@@ -199,7 +199,7 @@ class _Hand:
 
 
 @lru_cache(maxsize=256)
-def _neutral_order(t: _Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, int]]:
+def neutral_order(t: Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, int]]:
     # Filler cards that cannot change a verdict come first: plain numbers (a 7 or a 0
     # only acts when played under 7-0), then colored symbols, then wilds.
     order: dict[Card, tuple[int, int]] = {}
@@ -213,14 +213,14 @@ def _neutral_order(t: _Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, i
 
 
 @lru_cache(maxsize=256)
-def _filler_order(t: _Table, avoid: frozenset[Card]) -> tuple[Card, ...]:
-    """Each card of the deck once, in the order filler is taken (see :func:`_neutral_order`)."""
-    order = _neutral_order(t, avoid)
+def _filler_order(t: Table, avoid: frozenset[Card]) -> tuple[Card, ...]:
+    """Each card of the deck once, in the order filler is taken (see :func:`neutral_order`)."""
+    order = neutral_order(t, avoid)
     return tuple(sorted(order, key=order.__getitem__))
 
 
 @lru_cache(maxsize=64)
-def _rule_hooks(t: _Table) -> Game:
+def rule_hooks(t: Table) -> Game:
     """A hand of this table's game, dealt once and never played: only the variant's rule
     hooks (``bluff_card``) are asked of it."""
     return t.variant.new(list(t.names), options=t.options, seed=0)
@@ -242,20 +242,20 @@ _DRAW_PILE = 40
 SEARCH_BUDGET = 200
 
 
-class _Budget:
+class Budget:
     """The work a question may still do (one budget for all the scenes of one question:
     a scene derived from another shares it)."""
 
     def __init__(self) -> None:
         self.left = SEARCH_BUDGET
 
-    def spend(self, scene: _Scene) -> None:
+    def spend(self, scene: Scene) -> None:
         self.left -= 1 + len(scene.prelude)
         if self.left < 0:
-            raise TooOpenError(_narrow(scene))
+            raise TooOpenError(narrowed(scene))
 
 
-def _narrow(scene: _Scene, fallback: str = "more of what happened") -> str:
+def narrowed(scene: Scene, fallback: str = "more of what happened") -> str:
     """What to tell the referee to narrow an open question: the first hands it does not
     know, from the seat acting, in the direction of play."""
     t = scene.table
@@ -269,12 +269,12 @@ def _narrow(scene: _Scene, fallback: str = "more of what happened") -> str:
 
 
 @dataclass(frozen=True)
-class _Scene:
+class Scene:
     """A position (hands known or counted, the discard pile, the known top of the draw
     pile) and the actions applied to it; :meth:`run` builds and plays it."""
 
-    table: _Table
-    hands: tuple[_Hand, ...]
+    table: Table
+    hands: tuple[Hand, ...]
     discard: tuple[Card, ...]
     color: Color | None
     direction: int = 1
@@ -287,16 +287,16 @@ class _Scene:
     #: referee chose them (a draw wild's challenge may hang on them).
     under_given: bool = True
     color_given: bool = True
-    budget: _Budget = field(default_factory=_Budget, compare=False, repr=False)
+    budget: Budget = field(default_factory=Budget, compare=False, repr=False)
 
-    def then(self, *actions: Action) -> _Scene:
+    def then(self, *actions: Action) -> Scene:
         return replace(self, prelude=self.prelude + actions)
 
     def with_hand(self, seat: int, extra: Sequence[Card] = (), *, size: int | None = None,
                   only: frozenset[Card] | None = None,
-                  deny: frozenset[Card] | None = None) -> _Scene:
+                  deny: frozenset[Card] | None = None) -> Scene:
         h = self.hands[seat]
-        new = _Hand(h.known + tuple(extra), h.size if size is None else size,
+        new = Hand(h.known + tuple(extra), h.size if size is None else size,
                     h.only if only is None else only, h.deny if deny is None else deny)
         if new.unknown < 0:
             raise BadCountError(f"{self.table.name(seat)} cannot hold that many cards")
@@ -363,10 +363,10 @@ class _Scene:
 # -- a scene from a check's arguments: hands, counts, the card under the play ---------------
 
 #: A hand as the helpers hold it: the cards known, and how many cards it has in all.
-_Known = tuple[list[Card], int]
+KnownHand = tuple[list[Card], int]
 
 
-def _hand_arg(t: _Table, hand: HandLike | None, what: str, default: int) -> _Known:
+def hand_arg(t: Table, hand: HandLike | None, what: str, default: int) -> KnownHand:
     """Known cards and the hand's size, from a hand given as cards or as a count."""
     if hand is None:
         return [], default
@@ -380,23 +380,23 @@ def _hand_arg(t: _Table, hand: HandLike | None, what: str, default: int) -> _Kno
     return known, len(known)
 
 
-def _counts_arg(t: _Table, counts: Mapping[SeatRef, HandLike] | None,
-                what: str = "hands") -> dict[int, _Known]:
-    out: dict[int, _Known] = {}
+def counts_arg(t: Table, counts: Mapping[SeatRef, HandLike] | None,
+                what: str = "hands") -> dict[int, KnownHand]:
+    out: dict[int, KnownHand] = {}
     if counts is not None and not isinstance(counts, Mapping):
         raise NoSuchSeatError(f"{what}: give a mapping of seat to cards or count")
     for ref, hand in (counts or {}).items():
         seat = t.seat(ref, what)
         if seat in out:
             raise NoSuchSeatError(f"{what}: {t.name(seat)} is given twice")
-        out[seat] = _hand_arg(t, hand, f"{t.name(seat)}'s hand", t.variant.hand_size)
+        out[seat] = hand_arg(t, hand, f"{t.name(seat)}'s hand", t.variant.hand_size)
     return out
 
 
-def _top_and_color(t: _Table, top: Card | str | None, color: Color | str | None,
+def top_and_color(t: Table, top: Card | str | None, color: Color | str | None,
                    what: str = "the top card") -> tuple[Card | None, Color | None]:
     top_card = t.card(top, what) if top is not None else None
-    col = _color(color, "the color in play") if color is not None else None
+    col = color_arg(color, "the color in play") if color is not None else None
     if top_card is not None:
         if top_card.color is None and col is None:
             raise ImpossibleSituationError(
@@ -409,9 +409,9 @@ def _top_and_color(t: _Table, top: Card | str | None, color: Color | str | None,
     return top_card, col
 
 
-def _scene(t: _Table, player: int, mine: _Known, others: Mapping[int, _Known], *,
+def make_scene(t: Table, player: int, mine: KnownHand, others: Mapping[int, KnownHand], *,
            discard: Sequence[Card], color: Color | None, direction: int,
-           draw_top: Sequence[Card] = (), avoid: Iterable[Card] = ()) -> _Scene:
+           draw_top: Sequence[Card] = (), avoid: Iterable[Card] = ()) -> Scene:
     """A scene with ``player`` to act; seats not in ``others`` hold a deal's worth of
     unknown cards."""
     hands = []
@@ -422,7 +422,7 @@ def _scene(t: _Table, player: int, mine: _Known, others: Mapping[int, _Known], *
         if n == 0 and s != player:
             raise ImpossibleSituationError(
                 f"{t.name(s)} holds no cards: the hand would be over already")
-        hands.append(_Hand(tuple(k), n))
+        hands.append(Hand(tuple(k), n))
     _check_copies(t, [*((f"{t.name(s)}'s hand", c) for s, h in enumerate(hands)
                         for c in h.known),
                       *(("the discard pile", c) for c in discard),
@@ -432,36 +432,36 @@ def _scene(t: _Table, player: int, mine: _Known, others: Mapping[int, _Known], *
     if total > deck:
         raise BadCountError(f"these hands need {total} cards; the {t.variant.name} deck has "
                             f"{deck}")
-    return _Scene(t, tuple(hands), tuple(discard), color, direction, player, tuple(draw_top),
+    return Scene(t, tuple(hands), tuple(discard), color, direction, player, tuple(draw_top),
                   avoid=frozenset(avoid))
 
 
-def _play_scene(t: _Table, player: int, card: Card, *, others: Mapping[int, _Known],
-                hand: _Known | None = None, direction: int, top: Card | str | None,
+def play_scene(t: Table, player: int, card: Card, *, others: Mapping[int, KnownHand],
+                hand: KnownHand | None = None, direction: int, top: Card | str | None,
                 color: Color | str | None, named: Color | str | None = None,
                 target: SeatRef | None = None, draw_top: Sequence[Card] = ()
-                ) -> tuple[_Scene, list[Action]]:
+                ) -> tuple[Scene, list[Action]]:
     """The scene just before ``player`` plays ``card``, and the engine's legal plays of it.
 
     ``hand`` is the player's hand (the card added if missing); without it, ``others``
     may give it, else a deal's worth of cards. Without ``top`` the card is played on a
     card it can go on (the engine says which).
     """
-    top_card, col = _top_and_color(t, top, color)
+    top_card, col = top_and_color(t, top, color)
     rest = {s: h for s, h in others.items() if s != player}
     known, size = hand if hand is not None else others.get(player, ([], t.variant.hand_size))
     mine = list(known) if card in known else [card, *known]
     # A hand given card by card gains the card if it was left out; a count includes it.
     size = len(mine) if len(known) == size and card not in known else max(size, len(mine))
-    named_color = _color(named, "the color named") if named is not None else None
+    named_color = color_arg(named, "the color named") if named is not None else None
     target_seat = t.seat(target, "the seat to swap with") if target is not None else None
     if top_card is not None:
-        scene = _scene(t, player, (mine, size), rest, discard=[top_card], color=col,
+        scene = make_scene(t, player, (mine, size), rest, discard=[top_card], color=col,
                        direction=direction, draw_top=draw_top, avoid=[card])
-        return scene, _legal_plays(t, scene, scene.build(), card, named_color, target_seat)
-    base = _scene(t, player, (mine, size), rest, discard=[], color=col, direction=direction,
+        return scene, legal_plays(t, scene, scene.build(), card, named_color, target_seat)
+    base = make_scene(t, player, (mine, size), rest, discard=[], color=col, direction=direction,
                   draw_top=draw_top, avoid=[card])
-    order = _neutral_order(t, frozenset([card]))
+    order = neutral_order(t, frozenset([card]))
     want = col or card.color
 
     def rank(c: Card) -> tuple[int, tuple[int, int]]:
@@ -475,24 +475,24 @@ def _play_scene(t: _Table, player: int, card: Card, *, others: Mapping[int, _Kno
         game = scene.build()
         if any(a.kind is ActionKind.PLAY and a.card is card for a in game.legal_actions()):
             scene = replace(scene, under_given=False, color_given=col is not None)
-            return scene, _legal_plays(t, scene, game, card, named_color, target_seat)
+            return scene, legal_plays(t, scene, game, card, named_color, target_seat)
     raise ImpossibleSituationError(
         f"{card_name(card)} cannot be played on any card with "
         f"{col.value if col else 'any color'} in play (R3)")
 
 
-def _legal_plays(t: _Table, scene: _Scene, game: Game, card: Card, named: Color | None,
+def legal_plays(t: Table, scene: Scene, game: Game, card: Card, named: Color | None,
                  target: int | None) -> list[Action]:
-    plays = _plays(game, card, named, target)
+    plays = plays_of(game, card, named, target)
     if not plays:
         who = t.name(scene.to_act)
-        reason, _ = _refusal(game, Action.play(
+        reason, _ = refusal(game, Action.play(
             card, (named or game.current_color) if card.color is None else None, target))
         raise ImpossibleSituationError(f"{who} cannot play {card_name(card)} here: {reason}")
     return plays
 
 
-def _plays(game: Game, card: Card, named: Color | None, target: int | None) -> list[Action]:
+def plays_of(game: Game, card: Card, named: Color | None, target: int | None) -> list[Action]:
     """The engine's legal plays of ``card`` (one per seat it may name), naming ``named``
     (for a wild; by default the color in play)."""
     out = []
@@ -507,7 +507,7 @@ def _plays(game: Game, card: Card, named: Color | None, target: int | None) -> l
     return out
 
 
-def _refusal(game: Game, action: Action) -> tuple[str, str]:
+def refusal(game: Game, action: Action) -> tuple[str, str]:
     """Why the engine refuses ``action``: its reason (without the ruling) and the ruling."""
     try:
         game.apply(action)

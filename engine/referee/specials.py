@@ -8,29 +8,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .. import Action, ActionKind, Card, Color, EventKind, Phase, Rank, TableOptions, card_name
-from .checks import _play_verdict
-from .resolve import _resolve, _undecided_visit
+from .checks import play_verdict
+from .resolve import resolve_scene, undecided_visit
 from .scene import (
     Cards,
     HandLike,
     SeatRef,
+    Table,
     VariantLike,
-    _counts_arg,
-    _direction,
-    _hand_arg,
-    _play_scene,
-    _refusal,
-    _scene,
-    _Table,
-    _table,
+    counts_arg,
+    direction_arg,
+    hand_arg,
+    make_scene,
+    make_table,
+    play_scene,
+    refusal,
 )
 from .verdict import IllegalMoveError, ImpossibleSituationError, UnknownCardError, Verdict
-from .wording import _cap
+from .wording import cap
 
 # -- special cards, step by step ------------------------------------------------------------
 
 
-def _special(t: _Table, text: str) -> Card:
+def _special(t: Table, text: str) -> Card:
     """The deck's one card of this text (a Wild Dip, a Wild Swap Hands, a Droid)."""
     c = Card.parse(text)
     if t.holds.get(c, 0) == 0:
@@ -56,13 +56,13 @@ def wild_dip(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
     ...          give="red-9").hand_sizes
     {'Ann': 4, 'Bea': 6, 'Cy': 5}
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     p = t.seat(player, "the player")
     dip = _special(t, "wild-dip")
     draw_top = [t.card(drawn, "the card drawn")] if drawn is not None else []
     gift = t.card(give, "the card given") if give is not None else None
-    others = _counts_arg(t, counts, "counts")
-    known, size = (_hand_arg(t, hand, f"{t.name(p)}'s hand", t.variant.hand_size)
+    others = counts_arg(t, counts, "counts")
+    known, size = (hand_arg(t, hand, f"{t.name(p)}'s hand", t.variant.hand_size)
                    if hand is not None else others.get(p, ([], t.variant.hand_size)))
     if dip not in known:
         known, size = [dip, *known], max(size, len(known) + 1)
@@ -73,11 +73,11 @@ def wild_dip(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
                 f"{t.name(p)} cannot give {card_name(gift)}: it is neither in "
                 f"{t.name(p)}'s hand nor the card drawn")
         known, size = [*known, gift], max(size, len(known) + 1)
-    scene, plays = _play_scene(t, p, dip, others=others, hand=(known, size),
-                               direction=_direction(direction), top=top, color=color,
+    scene, plays = play_scene(t, p, dip, others=others, hand=(known, size),
+                               direction=direction_arg(direction), top=top, color=color,
                                named=named, draw_top=draw_top)
     then = [Action(ActionKind.GIVE, gift)] if gift is not None else []
-    return _play_verdict(t, scene, plays, sizes=True, then=then)
+    return play_verdict(t, scene, plays, sizes=True, then=then)
 
 
 def swap_hands(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
@@ -95,13 +95,13 @@ def swap_hands(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef
     >>> swap_hands("classic", ["Ann", "Bea"], "Ann", None, "red", counts={"Ann": 1}).outcome
     'Ann goes out, the hand is over'
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     p = t.seat(player, "the player")
     swap = _special(t, "wild-swap")
-    scene, plays = _play_scene(t, p, swap, others=_counts_arg(t, counts, "counts"),
-                               direction=_direction(direction), top=top, color=color,
+    scene, plays = play_scene(t, p, swap, others=counts_arg(t, counts, "counts"),
+                               direction=direction_arg(direction), top=top, color=color,
                                named=named, target=target)
-    return _play_verdict(t, scene, plays, sizes=True)
+    return play_verdict(t, scene, plays, sizes=True)
 
 
 #: What a 7 or a 0 is at a table without the 7-0 house rule (the referee's page says it up
@@ -125,17 +125,17 @@ def seven_zero(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef
     >>> v.outcome, v.hand_sizes
     ('Every hand moves one seat clockwise, then Bea plays', {'Ann': 6, 'Bea': 1, 'Cy': 5})
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     p = t.seat(player, "the player")
     c = t.card(card, "the card played")
     if target is not None and not t.options.seven_o and c.rank in (Rank.SEVEN, Rank.ZERO):
         # Said so, rather than the engine's "does not name a seat", which hides why.
         raise ImpossibleSituationError(
             f"{card_name(c)} swaps no hands: {SEVEN_ZERO_OFF}")
-    scene, plays = _play_scene(t, p, c, others=_counts_arg(t, counts, "counts"),
-                               direction=_direction(direction), top=top, color=color,
+    scene, plays = play_scene(t, p, c, others=counts_arg(t, counts, "counts"),
+                               direction=direction_arg(direction), top=top, color=color,
                                target=target)
-    return _play_verdict(t, scene, plays, sizes=True)
+    return play_verdict(t, scene, plays, sizes=True)
 
 
 #: What a jump-in is at a table without that house rule (the referee's page says it up front).
@@ -158,25 +158,25 @@ def jump_in(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
     >>> jump_in("classic", seats, "Bea", "red-5", "Dan").outcome
     'No: jump-in is a house rule this table does not play'
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     b = t.seat(turn, "whose turn")
     j = t.seat(jumper, "the jumper")
     top_card = t.card(top, "the top card")
     target_seat = t.seat(target, "the seat to swap with") if target is not None else None
-    others = _counts_arg(t, counts, "counts")
+    others = counts_arg(t, counts, "counts")
     known, size = others.get(j, ([], t.variant.hand_size))
     mine = known if top_card in known else [top_card, *known]
     others[j] = (mine, max(size, len(mine)))
-    scene = _scene(t, b, others.get(b, ([], t.variant.hand_size)), others,
-                   discard=[top_card], color=top_card.color, direction=_direction(direction))
+    scene = make_scene(t, b, others.get(b, ([], t.variant.hand_size)), others,
+                   discard=[top_card], color=top_card.color, direction=direction_arg(direction))
     game = scene.build()
     jumps = [a for a in game.legal_actions() if a.kind is ActionKind.JUMP and a.seat == j
              and (target_seat is None or a.target == target_seat)]
     if not jumps:
-        reason, rule = _refusal(game, Action(ActionKind.JUMP, top_card, None, target_seat, j))
-        return Verdict(_cap(f"no: {reason}"), citations=(rule,) if rule else (),
+        reason, rule = refusal(game, Action(ActionKind.JUMP, top_card, None, target_seat, j))
+        return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        playable=False)
-    return replace(_play_verdict(t, scene, jumps), playable=True)
+    return replace(play_verdict(t, scene, jumps), playable=True)
 
 
 def build_droid(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
@@ -205,13 +205,13 @@ def build_droid(variant: VariantLike, seats: Sequence[str] | int, player: SeatRe
     ...             {"Ann": "red-1", "Bea": 2, "Cy": "green-4"}).depends_on
     'whether Bea can lay a card that is not red, and which'
     """
-    t = _table(variant, seats, options)
+    t = make_table(variant, seats, options)
     p = t.seat(player, "the player")
     droid = _special(t, "wild-droid")
-    known = _counts_arg(t, hands, "hands")
+    known = counts_arg(t, hands, "hands")
     mine, size = known.pop(p, ([], t.variant.hand_size))
-    scene, plays = _play_scene(t, p, droid, others=known, hand=([droid, *mine], size + 1),
-                               direction=_direction(direction), top=top, color=color,
+    scene, plays = play_scene(t, p, droid, others=known, hand=([droid, *mine], size + 1),
+                               direction=direction_arg(direction), top=top, color=color,
                                named=named)
     scene = scene.then(plays[0])
     laid = t.cards(lays, "the cards laid")
@@ -221,7 +221,7 @@ def build_droid(variant: VariantLike, seats: Sequence[str] | int, player: SeatRe
     game, events = scene.run()
     for c in laid:
         # A seat whose cards are unknown lays this card: the filler must not decide for it.
-        visit = _undecided_visit(scene, game, events)
+        visit = undecided_visit(scene, game, events)
         seat = visit[0] if visit is not None else game.to_act
         if seat is None or (visit is None and game.phase is not Phase.DROID):
             raise ImpossibleSituationError(
@@ -236,7 +236,7 @@ def build_droid(variant: VariantLike, seats: Sequence[str] | int, player: SeatRe
         except IllegalMoveError as exc:
             raise ImpossibleSituationError(
                 f"{t.name(seat)} cannot lay {card_name(c)}: {exc}") from None
-    return _resolve(scene, played=(game, events))
+    return resolve_scene(scene, played=(game, events))
 
 
 #: The most cards laid for one droid the referee follows: each is a position set up

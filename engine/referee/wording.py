@@ -9,36 +9,36 @@ from functools import lru_cache
 from typing import Any
 
 from .. import COLORS, ActionKind, Card, Event, EventKind, Game, Phase, card_name
-from .scene import _DIRECTION_WORDS, _Table
+from .scene import DIRECTION_WORDS, Table
 from .verdict import Case, Verdict
 
 # -- telling what happened --------------------------------------------------------------------
 
 
-def _cap(text: str) -> str:
+def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _article(phrase: str) -> str:
+def article(phrase: str) -> str:
     return f"an {phrase}" if phrase[:1].lower() in "aeiou8" else f"a {phrase}"
 
 
-def _bare(c: Card) -> str:
+def bare(c: Card) -> str:
     """A card's name without its color ("7", "Skip")."""
     name = card_name(c)
     return name.split(" ", 1)[1] if c.color is not None else name
 
 
-def _or(parts: Sequence[str], word: str = "or") -> str:
+def or_list(parts: Sequence[str], word: str = "or") -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} {word} {parts[-1]}"
 
 
-def _and(parts: Sequence[str]) -> str:
-    return _or(parts, "and")
+def and_list(parts: Sequence[str]) -> str:
+    return or_list(parts, "and")
 
 
 @lru_cache(maxsize=256)
-def _describe(chosen: tuple[Card, ...], universe: tuple[Card, ...]) -> str:
+def describe_case(chosen: tuple[Card, ...], universe: tuple[Card, ...]) -> str:
     """Some cards, in as few words as the universe allows: "a red card, a 7 or a wild card".
     (Cached: a challenge words the same cards again for each card that may be under it.)"""
     picked = set(chosen)
@@ -55,17 +55,17 @@ def _describe(chosen: tuple[Card, ...], universe: tuple[Card, ...]) -> str:
             continue
         group = [x for x in everything if x.rank is c.rank and x.color is not None]
         if len(group) > 1 and all(x in picked for x in group):
-            parts.append(_article(_bare(c)))
+            parts.append(article(bare(c)))
             covered.update(group)
     wilds = [c for c in everything if c.color is None]
     if len(wilds) > 1 and all(c in picked for c in wilds):
         parts.append("a wild card")
         covered.update(wilds)
-    parts.extend(_article(card_name(c)) for c in everything if c in picked and c not in covered)
-    return _or(parts)
+    parts.extend(article(card_name(c)) for c in everything if c in picked and c not in covered)
+    return or_list(parts)
 
 
-def _cite(events: Iterable[Event], extra: Iterable[str] = ()) -> tuple[str, ...]:
+def cite(events: Iterable[Event], extra: Iterable[str] = ()) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for e in events:
         if e.rule.startswith("R"):
@@ -78,7 +78,7 @@ def _cite(events: Iterable[Event], extra: Iterable[str] = ()) -> tuple[str, ...]
     return tuple(seen)
 
 
-def _clauses(t: _Table, events: Sequence[Event]) -> list[str]:
+def join_clauses(t: Table, events: Sequence[Event]) -> list[str]:
     """What the events did, in short clauses ("Bea draws 2 and misses a turn")."""
     out: list[str] = []
     last_draw: str | None = None
@@ -134,7 +134,7 @@ def _clauses(t: _Table, events: Sequence[Event]) -> list[str]:
     return out
 
 
-def _end_clause(t: _Table, game: Game, events: Sequence[Event]) -> str:
+def end_clause(t: Table, game: Game, events: Sequence[Event]) -> str:
     """Where the game stands after the events: who plays next, or that the hand is over."""
     seat = game.to_act
     if game.is_over or seat is None:
@@ -152,18 +152,18 @@ def _end_clause(t: _Table, game: Game, events: Sequence[Event]) -> str:
     return f"then {who} plays"
 
 
-def _sentence(lead: str, clauses: Sequence[str]) -> str:
+def as_sentence(lead: str, clauses: Sequence[str]) -> str:
     said = [c for c in clauses if c]
     if said and not lead and said[0].startswith("then "):
         first = said[0][len("then "):]
         said[0] = f"{first} next" if first.endswith(" plays") else first
     body = ", ".join(said)
     if lead and body:
-        return _cap(f"{lead}: {body}")
-    return _cap(lead or body)
+        return cap(f"{lead}: {body}")
+    return cap(lead or body)
 
 
-def _guilt(events: Sequence[Event]) -> bool | None:
+def guilt(events: Sequence[Event]) -> bool | None:
     for e in events:
         if e.kind is EventKind.GUILTY:
             return True
@@ -172,7 +172,7 @@ def _guilt(events: Sequence[Event]) -> bool | None:
     return None
 
 
-def _leaf(t: _Table, game: Game, events: Sequence[Event], lead: str = "", *,
+def leaf(t: Table, game: Game, events: Sequence[Event], lead: str = "", *,
           clauses: Sequence[str] | None = None, end: str | None = None,
           extra_cites: Iterable[str] = (), sizes: bool = False, **facts: Any) -> Verdict:
     """A verdict for a game that has reached a settled point."""
@@ -186,32 +186,32 @@ def _leaf(t: _Table, game: Game, events: Sequence[Event], lead: str = "", *,
             skipped.append(t.name(e.seat))
         elif e.kind is EventKind.LAY and e.seat is not None:
             laid.append((t.name(e.seat), e.cards[0]))
-    said = list(_clauses(t, events) if clauses is None else clauses)
-    said.append(_end_clause(t, game, events) if end is None else end)
+    said = list(join_clauses(t, events) if clauses is None else clauses)
+    said.append(end_clause(t, game, events) if end is None else end)
     seat = game.to_act
     playing = seat is not None and game.phase in (Phase.TURN, Phase.DRAWN, Phase.NAME_COLOR)
     facts.setdefault("next_player", t.name(seat) if playing and seat is not None else None)
     facts.setdefault("color", game.current_color)
-    facts.setdefault("direction", _DIRECTION_WORDS[game.direction])
+    facts.setdefault("direction", DIRECTION_WORDS[game.direction])
     if laid:
         facts.setdefault("laid", tuple(laid))
         facts.setdefault("last_color", laid[-1][1].color)
     if sizes:
         facts.setdefault("hand_sizes", {t.name(s): len(h) for s, h in enumerate(game.hands)})
-    return Verdict(_sentence(lead, said), tuple(events), _cite(events, extra_cites),
+    return Verdict(as_sentence(lead, said), tuple(events), cite(events, extra_cites),
                    draws=draws, skipped=tuple(skipped), **facts)
 
 
-def _key(v: Verdict) -> tuple[Any, ...]:
-    return (v.outcome, v.depends_on, tuple((c.when, _key(c.verdict)) for c in v.cases))
+def case_key(v: Verdict) -> tuple[Any, ...]:
+    return (v.outcome, v.depends_on, tuple((c.when, case_key(c.verdict)) for c in v.cases))
 
 
-def _depends(t: _Table, events: Sequence[Event], depends_on: str, cases: Sequence[Case], *,
+def depends_clause(t: Table, events: Sequence[Event], depends_on: str, cases: Sequence[Case], *,
              partial: bool = False, **facts: Any) -> Verdict:
     """A verdict that hangs on ``depends_on``. Unless the cases are only some of the
     possibilities (``partial``), it collapses when every case ends the same way."""
     cases = list(cases)
-    if not partial and cases and len({_key(c.verdict) for c in cases}) == 1:
+    if not partial and cases and len({case_key(c.verdict) for c in cases}) == 1:
         v = cases[0].verdict
         return replace(v, steps=tuple(events)) if len(cases) > 1 else v
     simple = len(cases) <= 3 and all(c.verdict.settled for c in cases)
@@ -221,7 +221,7 @@ def _depends(t: _Table, events: Sequence[Event], depends_on: str, cases: Sequenc
     nexts = {c.verdict.next_player for c in cases}
     if len(nexts) == 1:
         facts.setdefault("next_player", nexts.pop())
-    cites = _cite(events, [x for c in cases for x in c.verdict.citations])
+    cites = cite(events, [x for c in cases for x in c.verdict.citations])
     # A case cut short anywhere below makes the whole answer too open (said once, on top).
     facts.setdefault("too_open", next(
         (c.verdict.too_open for c in cases if c.verdict.too_open), None))

@@ -19,9 +19,9 @@ import pytest
 import engine
 from engine import Action, ActionKind, Event, Game
 from engine.referee import Position, Replay, can_play, challenge, resolve, scene, whos_next
-from engine.referee.resolve import _BluffTest, _guilt
-from engine.referee.scene import _Budget, _neutral_order, _Scene
-from engine.referee.wording import _describe
+from engine.referee.resolve import BluffTest, guilt
+from engine.referee.scene import Budget, Scene, neutral_order
+from engine.referee.wording import describe_case
 
 S2 = ["Ann", "Bea"]
 S3 = ["Ann", "Bea", "Cy"]
@@ -31,7 +31,7 @@ DRAW_WILD = {"classic": "wild-draw4", "wild-jackpot": "wild-draw4", "star-wars":
 CHALLENGE = Action(ActionKind.CHALLENGE)
 
 
-class _OnItsOwn(_BluffTest):
+class _OnItsOwn(BluffTest):
     """A test result equal to no other, so that each card under a wild is played out on
     its own."""
 
@@ -39,12 +39,12 @@ class _OnItsOwn(_BluffTest):
     __hash__ = object.__hash__
 
 
-def run(scene: _Scene) -> tuple[Game, list[Event]]:
+def run(scene: Scene) -> tuple[Game, list[Event]]:
     """The scene played on a budget of its own: the long way is not the referee's search."""
-    return replace(scene, budget=_Budget()).run()
+    return replace(scene, budget=Budget()).run()
 
 
-def played_out(scene: _Scene, accused: int, universe: object = None) -> _BluffTest:
+def played_out(scene: Scene, accused: int, universe: object = None) -> BluffTest:
     """The challenge test worked out the long way: a game played out for each card."""
     challenged = replace(scene, prelude=(scene.prelude[0], CHALLENGE))
     game, _ = run(replace(scene, prelude=scene.prelude[:1]))
@@ -52,14 +52,14 @@ def played_out(scene: _Scene, accused: int, universe: object = None) -> _BluffTe
         return _OnItsOwn(False)
     hand = scene.hands[accused]
     if hand.unknown <= 0:
-        return _OnItsOwn(bool(_guilt(run(challenged)[1])))
-    every = sorted(scene.remaining(), key=_neutral_order(scene.table, frozenset()).__getitem__)
+        return _OnItsOwn(bool(guilt(run(challenged)[1])))
+    every = sorted(scene.remaining(), key=neutral_order(scene.table, frozenset()).__getitem__)
     size = len(hand.known) + 1
     bluffs = tuple(c for c in every
-                   if _guilt(run(challenged.with_hand(accused, [c], size=size))[1]))
+                   if guilt(run(challenged.with_hand(accused, [c], size=size))[1]))
     if not bluffs or len(bluffs) == len(every):
         return _OnItsOwn(bool(bluffs))
-    return _OnItsOwn(None, _describe(bluffs, tuple(every)), bluffs)
+    return _OnItsOwn(None, describe_case(bluffs, tuple(every)), bluffs)
 
 
 DISPUTES = [
@@ -94,7 +94,7 @@ def test_the_long_way_is_the_one_the_referee_takes():
     # The comparison above means something only if the referee asks the test it replaces.
     calls = []
 
-    def spy(scene: _Scene, accused: int, universe: object = None) -> _BluffTest:
+    def spy(scene: Scene, accused: int, universe: object = None) -> BluffTest:
         calls.append(scene.discard[-1])
         return played_out(scene, accused)
 
