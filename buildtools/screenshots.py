@@ -18,10 +18,10 @@ from playwright.sync_api import expect, sync_playwright
 from werkzeug.serving import make_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from browser_steps import start_game  # noqa: E402
-from conftest import CHROMIUM_ARGS, system_chromium  # noqa: E402
+from browser_steps import start_game
+from conftest import CHROMIUM_ARGS, system_chromium
 
-from companion import create_app  # noqa: E402
+from companion import create_app
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
@@ -41,7 +41,7 @@ def main(label: str) -> None:
                                               color_scheme=scheme)
                 page = context.new_page()
 
-                def shot(name: str) -> None:
+                def shot(name: str, page=page, scheme=scheme) -> None:
                     page.wait_for_load_state()
                     page.screenshot(path=OUT / f"{name}-{scheme}-{label}.png", full_page=True)
 
