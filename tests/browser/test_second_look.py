@@ -262,6 +262,9 @@ def test_every_save_says_what_it_did_in_the_phones_own_time(phone: Page) -> None
     page.get_by_role("button", name="Save this ruling to the game").tap()
     expect(page.locator("#answer #saved")).to_be_visible()
     assert page.locator("#answer ul.sources li").count()
+    # A ruling's code only beside its name ("Wild Draw 4 (R10)").
+    for source in page.locator("#answer ul.sources a").all_inner_texts():
+        assert not re.search(r"\bR\d", source) or re.fullmatch(r".+ \(R\d+\)", source), source
     # A wrapped source link keeps its bullet on its first line.
     for item in page.locator("#answer ul.sources li").all():
         marker, link = item.evaluate("""li => { const a = li.querySelector('a');
