@@ -4,7 +4,7 @@ Pages ask for ``asset("app.css")``, which names the file with a hash of its cont
 (``/static/app.3f2a9c1e0b.css``). A browser may keep such a file for good: a changed
 file gets a new name. The plain name still works, revalidated on every use. Text
 files are gzipped once, when the app starts, and sent compressed to browsers that
-accept it.
+accept it. Pages are gzipped as they are sent (:func:`compress_page`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,11 @@ from .urls import fixed_url
 
 #: Served compressed: text formats (images are compressed already).
 COMPRESSED = {".css", ".js", ".svg", ".webmanifest", ".html", ".txt"}
+#: A page shorter than this is sent as it is: gzip's own header and the work would cost
+#: more than they save.
+COMPRESS_FROM = 512
+#: Fast, and within a few percent of gzip's best on a page of markup.
+PAGE_LEVEL = 6
 #: A year: the longest cache lifetime browsers honour.
 FOREVER = 365 * 24 * 3600
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{10})(?P<suffix>\.[A-Za-z0-9]+)$")
@@ -89,8 +94,30 @@ class Assets:
         return response
 
 
+def compress_page(response: Response) -> Response:
+    """A page (HTML, a whole page or an htmx part) gzipped for a browser that accepts it.
+
+    Only a 200 with its whole body in hand: a 304 has none, and a poll that changed
+    nothing is answered before Flask (companion/live.py) and never comes here. The ETag
+    stays the page's own (the game's revision, not the bytes): the poll front compares it.
+    """
+    if (response.status_code != 200 or response.direct_passthrough or response.is_streamed
+            or response.mimetype != "text/html" or "Content-Encoding" in response.headers):
+        return response
+    response.vary.add("Accept-Encoding")
+    if not request.accept_encodings["gzip"]:
+        return response
+    body = response.get_data()
+    if len(body) < COMPRESS_FROM:
+        return response
+    response.set_data(gzip.compress(body, PAGE_LEVEL, mtime=0))
+    response.headers["Content-Encoding"] = "gzip"
+    return response
+
+
 def init_app(app: Flask) -> None:
-    """Serve the static folder this way, and give templates ``asset(name)``."""
+    """Serve the static folder this way, give templates ``asset(name)``, and send pages
+    compressed."""
     assert app.static_folder is not None
     assets = Assets(app.static_folder)
     app.extensions["uno_assets"] = assets
@@ -102,3 +129,4 @@ def init_app(app: Flask) -> None:
         return fixed_url("static", filename=assets.url_name(name))
 
     app.jinja_env.globals["asset"] = asset
+    app.after_request(compress_page)

@@ -176,18 +176,21 @@ def scoreboard(game_id: int) -> str:
     """Standings, the next dealer, and the way to record a hand."""
     game = get_game_or_404(game_id)
     restorable = store.deleted_hand_id(get_db(), game, row_id(request.args.get("restore")))
-    return _scoreboard_page(game, restorable=restorable)
+    # "Hand 3 saved", once the page it was saved from has led here (and that hand is there).
+    saved = row_id(request.args.get("saved"))
+    return _scoreboard_page(game, restorable=restorable,
+                            saved=saved if saved and saved <= game.hand_count else None)
 
 
 def _scoreboard_page(game: store.GameRecord, *, restorable: int | None = None,
-                     notice: str | None = None) -> str:
+                     notice: str | None = None, saved: int | None = None) -> str:
     # A variant with a Wild Jackpot unit gets its lever on the scoreboard (one tap a pull).
     lever = ({"direction": store.last_direction(get_db(), game.id),
               "written": len(store.rule_cards(get_db(), game.id)),
               "submission": secrets.token_urlsafe(16)} if game.variant.rule_cards else None)
     rematch = store.rematch_of(get_db(), game.id) if game.finished else None
     return render_template("scoreboard.html", game=game, restorable=restorable, notice=notice,
-                           submission=secrets.token_urlsafe(16), lever=lever, rematch=rematch,
+                           saved=saved, submission=secrets.token_urlsafe(16), lever=lever, rematch=rematch,
                            rematch_open=rematch is not None and access_to(rematch).can_view)
 
 

@@ -195,7 +195,7 @@ def history(game_id: int) -> str:
     kept = store.list_rulings(get_db(), game.id)[0] if page == 1 else []
     return render_template("history.html", game=game, shown=shown, page=page, pages=pages,
                            restorable=store.deleted_hand_id(get_db(), game, restore),
-                           rulings=kept)
+                           rulings=kept, saved=row_id(request.args.get("saved")))
 
 
 @bp.get("/new")
@@ -323,9 +323,13 @@ def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int]:
         return _out_of_date(game_id, hand_id, data)
     except store.StaleError:
         return _clash(game_id, hand_id, data)
-    if hand_id is None:
-        return redirect(url_for("games.scoreboard", game_id=game_id), 303)
-    return redirect(url_for("hands.history", game_id=game_id), 303)
+    if hand is None:
+        return redirect(url_for("games.scoreboard", game_id=game_id, saved=game.hand_count + 1),
+                        303)
+    # The corrected hand, shown where it is in the history, saying it was saved.
+    page = (game.hand_count - hand.number) // HISTORY_PAGE + 1
+    return redirect(url_for("hands.history", game_id=game_id, page=page, saved=hand.id,
+                            _anchor=f"hand-{hand.number}"), 303)
 
 
 def _out_of_date(game_id: int, hand_id: int | None, data: dict[str, str]

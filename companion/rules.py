@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import Blueprint, abort, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
@@ -34,4 +36,15 @@ def variant_rules(variant: str) -> str | Response:
     return render_template("rules.html", variant=found, sections=rulebook(found))
 
 
+@lru_cache(maxsize=256)
+def ruling_name(variant: str, citation: str) -> str | None:
+    """The name a player reads for a ruling's code: the title of the first section of the
+    variant's rules that gives it ("R10" -> "Wild Draw 4"), else of another variant's (a
+    ruling shared by the variants); None for anything else."""
+    books = [variant, *(v.name for v in engine.VARIANTS if v.name != variant)]
+    return next((s.title for book in books for s in rulebook(book) if citation in s.rulings),
+                None)
+
+
 bp.add_app_template_global(rule_url)
+bp.add_app_template_global(ruling_name)

@@ -78,8 +78,26 @@
     const cell = event.target.closest(".grid-slot .cell");
     if (cell) pick(cell, cell.closest("fieldset").classList.contains("removing"));
   }
-  // Keyboard: arrows move across the grid (four colors to a row), Enter or Space adds the
+  // Keyboard: arrows move across the grid (left and right along the cards, up and down to
+  // the card nearest below or above, wherever the rows wrap), Enter or Space adds the
   // focused card (a button's own click), Delete or Backspace takes one back.
+  function nextRowCell(cells, cell, down) {
+    const at = cell.getBoundingClientRect();
+    const x = at.left + at.width / 2;
+    let best = null;
+    let bestKey = null;
+    cells.forEach((other) => {
+      const r = other.getBoundingClientRect();
+      const dy = down ? r.top - at.bottom : at.top - r.bottom;
+      if (dy < -1) return;
+      const key = [Math.round(dy), Math.abs(r.left + r.width / 2 - x)];
+      if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+        best = other;
+        bestKey = key;
+      }
+    });
+    return best;
+  }
   function onPickerKey(event) {
     const cell = event.target.closest && event.target.closest(".grid-slot .cell");
     if (!cell) return;
@@ -88,17 +106,17 @@
       pick(cell, true);
       return;
     }
-    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -4, ArrowDown: 4, Home: -999, End: 999 }[event.key];
-    if (!step) return;
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
     event.preventDefault();
-    const spots = Array.from(cell.closest(".grid").querySelectorAll(".cell, .gap"));
-    let i = spots.indexOf(cell);
-    if (Math.abs(step) === 999) i = step < 0 ? 0 : spots.length - 1;
-    else {
-      do { i += step; } while (i >= 0 && i < spots.length && !spots[i].matches(".cell"));
-    }
-    const next = spots[Math.max(0, Math.min(spots.length - 1, i))];
-    if (!next || !next.matches(".cell")) return;
+    const cells = Array.from(cell.closest(".grid").querySelectorAll(".cell"));
+    const i = cells.indexOf(cell);
+    let next = null;
+    if (event.key === "Home") next = cells[0];
+    else if (event.key === "End") next = cells[cells.length - 1];
+    else if (event.key === "ArrowLeft") next = cells[i - 1];
+    else if (event.key === "ArrowRight") next = cells[i + 1];
+    else next = nextRowCell(cells, cell, event.key === "ArrowDown");
+    if (!next) return;
     cell.tabIndex = -1;
     next.tabIndex = 0;
     next.focus();
@@ -159,9 +177,36 @@
     refreshAddSeat(list);
   }
 
+  // Times are kept in UTC (<time class="local-time" datetime="...">, reading "... UTC"
+  // without this file): shown in the phone's own time zone, in its own words.
+  const timeWords = window.Intl ? new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }) : null;
+  function localTimes(root) {
+    if (!timeWords) return;
+    root.querySelectorAll("time.local-time:not([data-local])").forEach((time) => {
+      const moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      time.textContent = timeWords.format(moment);
+      time.dataset.local = "yes";
+    });
+  }
+
+  // A growing text box (a rule card): as tall as what is written in it. CSS does it where
+  // the browser knows field-sizing; elsewhere, this.
+  const sizesItself = window.CSS && CSS.supports && CSS.supports("field-sizing", "content");
+  function fitText(box) {
+    if (sizesItself) return;
+    box.style.height = "auto";
+    box.style.height = box.scrollHeight + 4 + "px";
+  }
+  function onTextInput(event) {
+    if (event.target.matches && event.target.matches("textarea.grows")) fitText(event.target);
+  }
+
   function setUp(root) {
     root.querySelectorAll(".grid-slot").forEach(fillSlot);
     setUpSeats(root);
+    localTimes(root);
+    root.querySelectorAll("textarea.grows").forEach(fitText);
   }
 
   document.addEventListener("DOMContentLoaded", () => {
@@ -169,6 +214,7 @@
     document.addEventListener("click", onPickerClick);
     document.addEventListener("keydown", onPickerKey);
     document.addEventListener("keydown", onNameEnter);
+    document.addEventListener("input", onTextInput);
     keepAwake();
   });
   document.addEventListener("htmx:load", (event) => setUp(event.target));

@@ -83,6 +83,8 @@ class GameRecord(GameSetup):
     #: How many live hands the game has, and the latest (the one "undo" takes back).
     hand_count: int = 0
     last_hand: Hand | None = None
+    #: When anything in the game last changed (a hand, a setting), for telling games apart.
+    updated_at: str | None = None
 
     @property
     def standings(self) -> Standings:

@@ -63,6 +63,7 @@ def _record(row: dict[str, Any], settings: tuple[type[engine.Game], ScoringMode,
         players=players, dealer=row["dealer"], play_on=bool(row["play_on"]),
         ended_at=row["ended_at"], created_at=row["created_at"], deleted_at=row["deleted_at"],
         rematch_of=row["rematch_of"], version=row["version"], start_totals=start,
+        updated_at=row.get("updated_at"),
         scored=engine.new_standings(mode, len(players), row["target"], totals=start))
 
 

@@ -156,7 +156,7 @@ def test_review_shows_the_hand_and_stores_nothing(table, game_id):
 def test_save_stores_cards_and_typed_totals(table, game_id):
     response = table.record(game_id, 0, {1: "red-7 wild red-7", 2: 12})
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{game_id}"
+    assert response.headers["Location"] == f"/games/{game_id}?saved=1"  # "Hand 1 saved"
     held = table.rows("select seat, cards, points, typed from holdings order by seat")
     assert held == [(1, "red-7 red-7 wild", 64, 0), (2, "", 12, 1)]
     assert table.rows("select went_out from hands") == [(0,)]
@@ -210,7 +210,8 @@ def test_edit_hand_review_and_save(table, client, game_id):
 
     saved = table.save(review)
     assert saved.status_code == 303
-    assert saved.headers["Location"] == f"/games/{game_id}/hands"
+    # The history, at the corrected hand, saying so.
+    assert saved.headers["Location"] == f"/games/{game_id}/hands?page=1&saved=1#hand-1"
     assert table.hand_ids(game_id) == [first, second]
     assert table.rows("select went_out from hands where id = ?", [first]) == [(2,)]
     assert table.totals(table.scoreboard(game_id)) == (0, 10, 53)

@@ -178,7 +178,7 @@ def test_a_players_cards_are_read_by_no_other_phone(table, jp):
     assert write(cy, jp, 2, "Moo once").status_code == 303
     # Ben's own phone shows his cards, to change them.
     mine = ben.page(ben.client.get(f"/games/{jp}/jackpot/cards/1"))
-    assert [box["value"] for box in mine.select("input[name=card]")] == BENS
+    assert [box.get_text() for box in mine.select("textarea[name=card]")] == BENS
     # Nobody else reads them, anywhere: nor Cy's, nor the shared phone's from the others.
     assert_never_shown(BENS, table, keeper2, watcher, cy, stranger, game=jp)
     assert_never_shown(["Moo once"], table, keeper2, watcher, ben, game=jp)
@@ -189,7 +189,7 @@ def test_a_players_cards_are_read_by_no_other_phone(table, jp):
         "2 of 2", "2 of 2", "1 of 2"]
     assert overview.select_one(f"a[href='/games/{jp}/jackpot/cards/1']") is None
     page = table.client.get(f"/games/{jp}/jackpot/cards/1")
-    assert table.page(page).select("input[name=card]") == []
+    assert table.page(page).select("textarea[name=card]") == []
     assert "2 written on Ben's phone: hidden here" in table.text(page)
     assert "on Ben's own phone" in table.text(page)
 
@@ -222,7 +222,7 @@ def test_cards_written_on_another_phone_are_counted_kept_and_can_be_torn_up(tabl
     ben = player(table, jp, 1)
     page = ben.client.get(f"/games/{jp}/jackpot/cards/1")
     assert "2 written on a scorekeeper's phone: hidden here" in ben.text(page)
-    assert ben.page(page).select("input[name=card]") == []
+    assert ben.page(page).select("textarea[name=card]") == []
     assert not any(text in ben.html(page) for text in BENS)
     # A write from Ben's phone replaces only Ben's phone's cards: there is no room left.
     assert write(ben, jp, 1, "New one").status_code == 400
@@ -237,7 +237,7 @@ def test_cards_written_on_another_phone_are_counted_kept_and_can_be_torn_up(tabl
     table.post(f"/games/{jp}/seats/1/free")
     page = table.client.get(f"/games/{jp}/jackpot/cards/1")
     assert "1 written on another phone: hidden here" in table.text(page)
-    assert len(table.page(page).select("input[name=card]")) == 1
+    assert len(table.page(page).select("textarea[name=card]")) == 1
     assert write(table, jp, 1, "Keeper's").status_code == 303
     assert sorted(t for _, t in cards(table, jp)) == ["Keeper's", "Mine only"]
     assert table.post(f"/games/{jp}/jackpot/cards/1/tear-up").status_code == 303
@@ -325,7 +325,7 @@ def test_one_phone_writes_every_seat_and_reveals_each_card_passed_round(table, j
     for seat, texts in ((0, SHARED[0]), (1, BENS), (2, SHARED[2])):
         assert write(table, jp, seat, *texts).status_code == 303
     page = table.client.get(f"/games/{jp}/jackpot/cards/1")
-    assert [box["value"] for box in table.page(page).select("input[name=card]")] == BENS
+    assert [box.get_text() for box in table.page(page).select("textarea[name=card]")] == BENS
     sid = pull(table, jp, 2, LeverOutcome.EVERYONE, "one")
     order = dealt(table, jp)
     result = table.client.get(f"/games/{jp}/jackpot/spins/{sid}")

@@ -96,7 +96,7 @@ def test_r17_three_players_write_two_each_and_two_are_set_aside(table, jp):
     assert "2 cards are set aside" in words
     assert [table.text(td) for td in table.page(page).select("#writers td.num")] == ["0 of 2"] * 3
     form = table.page(table.client.get(f"/games/{jp}/jackpot/cards/1"))
-    assert len(form.select("input[name=card]")) == 2
+    assert len(form.select("textarea[name=card]")) == 2
 
 
 def test_writing_passes_the_phone_to_the_next_writer(table, jp):

@@ -222,9 +222,10 @@ def test_an_answer_shows_the_outcome_then_the_steps_then_the_sources(table):
     steps = [table.text(li) for li in verdict.select("ol.steps li")]
     assert steps[0] == "Cy challenges Bea's Wild Draw 4 (R10; classic sheet, Wild Draw 4 Card)"
     links = [(a["href"], table.text(a)) for a in verdict.select("ul.sources a")]
-    assert links == [("/rules/classic#wild-draw-4", "R10"),
+    # A ruling's code is shown beside its name (issue 21).
+    assert links == [("/rules/classic#wild-draw-4", "Wild Draw 4 (R10)"),
                      ("/rules/classic#wild-draw-4", "classic sheet, Wild Draw 4 Card"),
-                     ("/rules/classic#wild-draw-4", "R4")]
+                     ("/rules/classic#wild-draw-4", "Wild Draw 4 (R4)")]
 
 
 def test_an_answer_that_hangs_on_an_unknown_shows_each_case(table):

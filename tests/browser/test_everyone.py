@@ -29,7 +29,7 @@ def test_the_total_and_review_stay_in_view_while_tapping(page: Page) -> None:
     page.get_by_role("button", name="Ann", exact=True).click()
     wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
     height = page.evaluate("document.documentElement.scrollHeight")
-    assert height > 3 * 640  # three opponents: the page scrolls
+    assert height > 2 * 640  # three opponents: the page scrolls
     for y in range(0, height, 500):
         page.evaluate(f"window.scrollTo(0, {y})")
         assert in_view(page, ".sticky-actions button.big"), y
@@ -45,8 +45,9 @@ def test_one_opponents_cards_fit_about_one_screen(page: Page) -> None:
     page.get_by_role("button", name="Ann", exact=True).click()
     wait_for_page(page, page.get_by_role("heading", name="Hand 1: Ann went out"))
     box = page.locator("#seat-1").bounding_box()
-    # Ranks down and colors across, every cell a full tap target: about a screen and a fifth.
-    assert box is not None and box["height"] <= 1.25 * 640
+    # A row or two per color, every cell a full tap target: one screen, the footer aside
+    # (issue 21; measured more closely in test_second_look.py).
+    assert box is not None and box["height"] <= 640
 
 
 def test_three_opponents_with_four_cards_each_take_sixteen_taps(page: Page) -> None:
@@ -100,14 +101,14 @@ def test_a_hand_recorded_with_the_keyboard_only(page: Page) -> None:
     # Bob's grid is one Tab stop; the arrows move inside it, Enter adds a card.
     on_picker = presses
     tab_to("#seat-1 .cell")
-    press("ArrowDown")  # red 1
+    press("ArrowRight")  # red 1
     press("Enter")
-    press("ArrowRight")  # yellow 1
+    press("ArrowDown")  # the card below it: red 8 (each color's row wraps at 7 cards)
     press("Enter")
     press("Enter")
-    press("Delete")  # one yellow 1 taken back
-    expect(page.locator("input[name='cards-1']")).to_have_value("red-1 yellow-1")
-    expect(page.locator("#seat-1 .cell[data-card='yellow-1']")).to_have_class(re.compile("picked"))
+    press("Delete")  # one red 8 taken back
+    expect(page.locator("input[name='cards-1']")).to_have_value("red-1 red-8")
+    expect(page.locator("#seat-1 .cell[data-card='red-8']")).to_have_class(re.compile("picked"))
     # Past the rest of Bob's grid in one Tab, on to Cy's total.
     tab_to("input[name='pts-2']")
     page.keyboard.type("15")
@@ -118,7 +119,7 @@ def test_a_hand_recorded_with_the_keyboard_only(page: Page) -> None:
     tab_to("form.actions button[type=submit]")
     press("Enter")
     expect(page.locator("#standings")).to_be_visible()
-    assert totals(page) == ["17", "0", "0"]
+    assert totals(page) == ["24", "0", "0"]
     print(f"key presses on the picker, two opponents, to reach Review: {tabs_to_review}")
     assert tabs_to_review <= 20  # 182 Tab presses before the grids were one Tab stop each
 

@@ -155,7 +155,7 @@ def test_rule_cards_go_round_the_table_and_a_pull_deals_them(page: Page) -> None
             page.get_by_role("link", name=f"{after}: show my rule card").tap()
     assert len(set(shown)) == 3 and set(shown) <= set(WRITTEN), shown
     expect(page.locator(".then")).to_have_text("Then Bob plays.")
-    page.get_by_role("link", name="Back to the lever").last.tap()
+    page.get_by_role("link", name="Back to the lever").tap()
     expect(page.locator("#unit-state")).to_contain_text("6 written, 3 in the unit.")
 
 
