@@ -375,7 +375,8 @@ def scene_and_question(check: Check, table: Table,
             hands_are = f.name if SCENE_FIELDS[f.name] == "hands" else hands_are
         else:
             question[f.keyword or f.name] = not value if f.negate else value
-    # A check that needs no seats ("Can I play this?") is asked at whatever table is typed.
+    # A check that needs no seats ("Can I play this?") is asked without them: the table
+    # may not have named its players, or named them wrong.
     scene = Scene(table.variant, table.seats if check.seated else (), options=table.options,
                   top_is=check.top_is, hands_are=hands_are, **given)
     return scene, question
