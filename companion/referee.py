@@ -1,15 +1,14 @@
 """The rules referee's pages: a table's disputes put to :mod:`engine.referee`, its verdicts
 shown (or given as JSON), and the rulings a game's table chose to keep.
 
-The app never decides a rule: each check page turns its fields into one referee call
-(:mod:`companion.referee_forms`) and shows the Verdict as the referee wrote it.
+The app never decides a rule: each check page turns its fields into the scene they
+describe and the question asked of it (:func:`companion.referee_forms.ask`), and shows the
+Verdict as the referee wrote it.
 """
 
 from __future__ import annotations
 
-import random
 import secrets
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
@@ -21,7 +20,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from werkzeug.datastructures import MultiDict
 
 import engine
-from engine import Card, LeverOutcome
+from engine import LeverOutcome
 from engine.referee import Position, RefereeError, Replay, Verdict
 
 from . import htmx, live, store
@@ -39,6 +38,7 @@ from .referee_forms import (
     SPECIAL,
     Check,
     Table,
+    ask,
     citation_path,
     offered,
     read_fields,
@@ -152,8 +152,7 @@ def check(slug: str) -> Any:
     errors: dict[str, str] = {}
     verdict: Verdict | None = None
     try:
-        verdict = chosen.decide(table, read_fields(chosen.fields, table, values,
-                                                   seated=chosen.seated))
+        verdict = ask(chosen, table, values)
     except FormErrors as exc:
         errors = exc.errors
     except RefereeError as exc:
@@ -374,19 +373,8 @@ def _position(table: Table, values: Mapping[str, Any]) -> Position:
         table.variant.name, table.seats, tuple(hands), (str(read["top"]),), draw,
         color=read["color"], direction=-1 if read["direction"] == "counter-clockwise" else 1,
         to_act=seats.index(str(read["to_act"]).casefold()), options=table.options)
-    if read["fill"]:
-        position = _filled(position, table)
-    return position
-
-
-def _filled(position: Position, table: Table) -> Position:
-    """The position with the cards nobody named shuffled (seed 0) under the draw pile."""
-    left = Counter(table.deck)
-    named = [*(c for h in position.hands for c in h), *position.discard, *position.draw]
-    left.subtract(Card.parse(c) for c in named)
-    rest = [c.text for c in sorted((+left).elements(), key=list(table.deck).index)]
-    random.Random(position.seed).shuffle(rest)
-    return replace(position, draw=(*position.draw, *rest))
+    # The cards nobody named, shuffled under the draw pile: the engine knows which are left.
+    return position.filled() if read["fill"] else position
 
 
 def _replay_url(r: Replay, table: Table) -> str:

@@ -1,5 +1,5 @@
 """The referee's forms: the table a dispute is about, and each check's fields, read into
-the arguments of an :mod:`engine.referee` call.
+the :class:`engine.referee.Scene` they describe and the question a check asks of it.
 
 Nothing here decides a rule. A field is read as the table typed or tapped it (a seat's
 name, card text, a color) and handed to the referee, which checks it against the
@@ -17,7 +17,7 @@ from typing import Any
 
 import engine
 from engine import Card, Rank, TableOptions, card_name, referee
-from engine.referee import Verdict
+from engine.referee import Scene, Verdict
 from engine.referee.specials import JUMP_IN_OFF, SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
@@ -181,6 +181,11 @@ class Field:
     more: bool = False
     #: For an optional seat or color: what the "not given" choice says.
     blank: str = "Not given"
+    #: The check's keyword argument the field answers (its own name if empty); a tick box
+    #: with ``negate`` answers the opposite ("not yet" for ``played``). The fields that
+    #: describe the scene (SCENE_FIELDS) give the Scene instead.
+    keyword: str = ""
+    negate: bool = False
 
     def names(self, table: Table) -> list[str]:
         """The form fields this question sends."""
@@ -278,19 +283,24 @@ def read_fields(fields: Iterable[Field], table: Table, values: Mapping[str, Any]
 
 # -- the checks -------------------------------------------------------------------------------
 
-Decide = Callable[[Table, dict[str, Any]], Verdict]
+#: A check of :mod:`engine.referee`: the scene, then the question as keyword arguments.
+Ask = Callable[..., Verdict]
+#: The fields that describe the scene (what the table knows) rather than the question:
+#: the Scene's argument each gives.
+SCENE_FIELDS = {"direction": "direction", "top": "top", "color": "color", "counts": "hands",
+                "hands": "hands"}
 
 
 @dataclass(frozen=True)
 class Check:
-    """One question the referee answers: its page, its fields, and the referee call."""
+    """One question the referee answers: its page, its fields, and the referee's check."""
 
     #: Its address under /referee/.
     slug: str
     title: str
     question: str
     fields: tuple[Field, ...]
-    decide: Decide
+    ask: Ask
     #: A special card the check is about: offered only where the deck holds it.
     card: str | None = None
     #: Whether the check needs the seats (every check but "Can I play this?").
@@ -298,6 +308,8 @@ class Check:
     #: A house rule the check is about (a TableOptions switch), and what to say up front
     #: at a table that does not play it.
     house_rule: tuple[str, str] | None = None
+    #: How the referee's refusals name the top field's card.
+    top_is: str = "the top card"
 
     def more_given(self, table: Table, values: Mapping[str, Any]) -> bool:
         """Whether any optional detail was given (so the page shows them open)."""
@@ -346,75 +358,40 @@ _COUNTS_BEFORE = Field("counts", "hands", "How many cards each player held",
                        hint="Before the play; anyone left out holds a deal's worth.")
 
 
-def _challenge(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.challenge(t.variant, t.seats, f["by"], f["hand"], f["color"], f["top"],
-                             f["direction"], t.options, named=f["named"])
+def scene_and_question(check: Check, table: Table,
+                       values: Mapping[str, Any]) -> tuple[Scene, dict[str, Any]]:
+    """A check's form, read: the scene its fields describe, built (and so checked) once,
+    and the question the check asks of it, as its keyword arguments. :class:`FormErrors`
+    for fields that cannot be read, a :class:`~engine.referee.RefereeError` for a scene
+    that cannot be."""
+    read = read_fields(check.fields, table, values, seated=check.seated)
+    given: dict[str, Any] = {}
+    question: dict[str, Any] = {}
+    hands_are = "hands"
+    for f in check.fields:
+        value = read[f.name]
+        if f.name in SCENE_FIELDS:
+            given[SCENE_FIELDS[f.name]] = value
+            hands_are = f.name if SCENE_FIELDS[f.name] == "hands" else hands_are
+        else:
+            question[f.keyword or f.name] = not value if f.negate else value
+    # A check that needs no seats ("Can I play this?") is asked without them: the table
+    # may not have named its players, or named them wrong.
+    scene = Scene(table.variant, table.seats if check.seated else (), options=table.options,
+                  top_is=check.top_is, hands_are=hands_are, **given)
+    return scene, question
 
 
-def _can_play(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.can_play(t.variant, f["top"], f["color"], f["card"], f["hand"], t.options,
-                            player=f["player"] or "the player", named=f["named"])
-
-
-def _first_card(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.first_card(t.variant, t.seats, f["dealer"], _cards(f["cards"]), t.options,
-                              named=f["named"])
-
-
-def _whos_next(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.whos_next(t.variant, t.seats, f["turn"], f["card"], f["direction"],
-                             t.options, top=f["top"], color=f["color"], named=f["named"],
-                             target=f["target"], counts=f["counts"] or None, lever=f["lever"])
-
-
-def _uno(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.uno_catch(t.variant, t.seats, f["player"], card=f["card"],
-                             played=not f["not_yet"], called=f["called"],
-                             next_began=f["next_began"], catcher=f["catcher"],
-                             target=f["target"], direction=f["direction"], top=f["top"],
-                             color=f["color"], options=t.options)
-
-
-def _end(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.end_of_hand(t.variant, t.seats, f["went_out"], f["last_card"],
-                               f["hands"] or None, direction=f["direction"], top=f["top"],
-                               color=f["color"], named=f["named"], drawn=f["drawn"] or (),
-                               mode=f["mode"], options=t.options)
-
-
-def _wild_dip(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.wild_dip(t.variant, t.seats, f["player"], f["named"], drawn=f["drawn"],
-                            give=f["give"], hand=f["hand"], direction=f["direction"],
-                            top=f["top"], color=f["color"], counts=f["counts"] or None,
-                            options=t.options)
-
-
-def _swap_hands(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.swap_hands(t.variant, t.seats, f["player"], f["swap_with"], f["named"],
-                              direction=f["direction"], top=f["top"], color=f["color"],
-                              counts=f["counts"] or None, options=t.options)
-
-
-def _seven_zero(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.seven_zero(t.variant, t.seats, f["player"], f["card"],
-                              target=f["swap_with"], direction=f["direction"], top=f["top"],
-                              color=f["color"], counts=f["counts"] or None, options=t.options)
-
-
-def _jump_in(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.jump_in(t.variant, t.seats, f["turn"], f["top"], f["jumper"],
-                           direction=f["direction"], target=f["target"], options=t.options)
-
-
-def _droid(t: Table, f: dict[str, Any]) -> Verdict:
-    return referee.build_droid(t.variant, t.seats, f["player"], f["named"], f["hands"] or None,
-                               lays=f["lays"] or (), direction=f["direction"], top=f["top"],
-                               color=f["color"], options=t.options)
+def ask(check: Check, table: Table, values: Mapping[str, Any]) -> Verdict:
+    """The referee's verdict on a check's form (see :func:`scene_and_question`)."""
+    scene, question = scene_and_question(check, table, values)
+    return check.ask(scene, **question)
 
 
 CHECKS: tuple[Check, ...] = (
     Check("challenge", "Challenge!", "Was that {wild} legal, or a bluff?", (
-        Field("by", "seat", "Who played the wild?", required="Tap who played the wild."),
+        Field("by", "seat", "Who played the wild?", required="Tap who played the wild.",
+              keyword="wild_by"),
         Field("color", "color", "The color in play before the wild",
               hint="The color on the pile just before the wild went down.",
               required="Tap the color in play before the wild."),
@@ -424,7 +401,7 @@ CHECKS: tuple[Check, ...] = (
               hint="It matters where a wild may only go on no other playable card."),
         _DIRECTION, Field("named", "color", "The color the wild named", more=True,
                           blank="Not given"),
-    ), _challenge),
+    ), referee.challenge, top_is="the card under the wild"),
     Check("play", "Can I play this?", "Can this card go on the pile now?", (
         Field("top", "card", "The card on top of the pile", required="Tap the card on top."),
         Field("card", "card", "The card to play", required="Tap the card to play."),
@@ -434,30 +411,31 @@ CHECKS: tuple[Check, ...] = (
         Field("hand", "hand", "Their whole hand", more=True,
               hint="For a draw wild: the referee says whether it would be a bluff."),
         _NAMED,
-    ), _can_play, seated=False),
+    ), referee.can_play, seated=False),
     Check("first-card", "First card", "What does the first card turned up do?", (
         Field("dealer", "seat", "Who dealt?", required="Tap who dealt."),
         Field("cards", "cards", "The card turned up",
               hint="If cards went back into the deck first, tap them all, in order.",
               required="Tap the card turned up."),
         Field("named", "color", "The color named for a Wild turned up", more=True),
-    ), _first_card),
+    ), referee.first_card),
     Check("next", "Who's next?", "Who plays after this card, and who draws?", (
         Field("turn", "seat", "Who played?", required="Tap who played the card."),
         Field("card", "card", "The card they played", required="Tap the card played."),
         *_MOMENT, _NAMED, _TARGET,
         Field("lever", "lever", "What the Jackpot lever showed", more=True),
         _COUNTS,
-    ), _whos_next),
+    ), referee.whos_next),
     Check("uno", "UNO!", "Can they still be caught not calling UNO?", (
         Field("player", "seat", "Who is down to one card?", required="Tap who has one card."),
         Field("catcher", "seat", "Who caught them?", blank="Nobody yet"),
         Field("called", "flag", "They have called UNO since"),
         Field("next_began", "flag", "The next player has begun their turn (played or drew)"),
         Field("card", "card", "Their next-to-last card, the one they played", more=True),
-        Field("not_yet", "flag", "They have not played that card yet", more=True),
+        Field("not_yet", "flag", "They have not played that card yet", more=True,
+              keyword="played", negate=True),
         *_MOMENT, _TARGET,
-    ), _uno),
+    ), referee.uno_catch),
     Check("end", "End of hand", "Who went out, who draws, and the points.", (
         Field("went_out", "seat", "Who went out?", required="Tap who went out."),
         Field("last_card", "card", "Their last card", required="Tap their last card."),
@@ -467,7 +445,7 @@ CHECKS: tuple[Check, ...] = (
               more=True),
         Field("mode", "mode", "How the game is scored", more=True),
         *_MOMENT, _NAMED,
-    ), _end),
+    ), referee.end_of_hand),
     Check("special/wild-dip", "Wild Dip", "Wild Dip Into The Deck, step by step.", (
         Field("player", "seat", "Who played the Wild Dip?", required="Tap who played it."),
         _NAMED_BY_PLAYER,
@@ -475,24 +453,26 @@ CHECKS: tuple[Check, ...] = (
         Field("give", "card", "The card they gave the next player"),
         Field("hand", "hand", "Their hand before the play", more=True),
         *_MOMENT, _COUNTS,
-    ), _wild_dip, card="wild-dip"),
+    ), referee.wild_dip, card="wild-dip"),
     Check("special/swap-hands", "Swap Hands", "Wild Swap Hands: who ends up with what.", (
         Field("player", "seat", "Who played Swap Hands?", required="Tap who played it."),
-        Field("swap_with", "seat", "Whom they swap with", blank="Not said yet"),
+        Field("swap_with", "seat", "Whom they swap with", blank="Not said yet",
+              keyword="target"),
         _NAMED_BY_PLAYER, _COUNTS_BEFORE, *_MOMENT,
-    ), _swap_hands, card="wild-swap"),
+    ), referee.swap_hands, card="wild-swap"),
     Check("special/seven-zero", "7-0", "A 7 or a 0 under the 7-0 house rule.", (
         Field("player", "seat", "Who played it?", required="Tap who played the card."),
         Field("card", "card", "The 7 or 0 they played", required="Tap the card played."),
-        Field("swap_with", "seat", "Whom a 7 swaps with", blank="Not said yet"),
+        Field("swap_with", "seat", "Whom a 7 swaps with", blank="Not said yet",
+              keyword="target"),
         _COUNTS_BEFORE, *_MOMENT,
-    ), _seven_zero, house_rule=("seven_o", SEVEN_ZERO_OFF)),
+    ), referee.seven_zero, house_rule=("seven_o", SEVEN_ZERO_OFF)),
     Check("special/jump-in", "Jump-in", "Can they jump in out of turn?", (
         Field("jumper", "seat", "Who jumps in?", required="Tap who jumps in."),
         Field("top", "card", "The card on top of the pile", required="Tap the card on top."),
         Field("turn", "seat", "Whose turn it was", required="Tap whose turn it was."),
         _DIRECTION, _TARGET,
-    ), _jump_in, house_rule=("jump_in", JUMP_IN_OFF)),
+    ), referee.jump_in, house_rule=("jump_in", JUMP_IN_OFF)),
     Check("special/droid", "Build a Droid", "Let's Build a Droid, round by round.", (
         Field("player", "seat", "Who played the Droid?", required="Tap who played it."),
         _NAMED_BY_PLAYER,
@@ -500,7 +480,7 @@ CHECKS: tuple[Check, ...] = (
               hint="The Droid's player without the Droid; only how many where unknown."),
         Field("lays", "cards", "The cards laid so far, in order", more=True),
         *_MOMENT,
-    ), _droid, card="wild-droid"),
+    ), referee.build_droid, card="wild-droid"),
 )
 
 BY_SLUG = {c.slug: c for c in CHECKS}

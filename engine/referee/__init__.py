@@ -1,15 +1,16 @@
 """The referee: settles a table's disputes from what the table knows.
 
 At a real table everyone sees the top card, the color in play, the seats and the
-direction, and at most one hand is shown. The referee takes that partial
-knowledge (unknown hands as card counts, an unknown draw pile), fills in the
-rest with cards the deck still holds, sets the position up with
-:meth:`Game.from_position` (or deals it with :meth:`Game.new`) and lets the
-engine play it. It never decides a rule itself: it turns the engine's events
-into a :class:`Verdict`, and where the answer hangs on something nobody knows it
-plays every case that matters and says so.
+direction, and at most one hand is shown. A :class:`Scene` holds that partial knowledge
+(unknown hands as card counts), read and checked once; each check is a question asked of
+it, and answers a :class:`Verdict`. The referee fills in the rest with cards the deck
+still holds, sets the position up with :meth:`Game.from_position` (or deals it with
+:meth:`Game.new`) and lets the engine play it. It never decides a rule itself: it turns
+the engine's events into the verdict, and where the answer hangs on something nobody
+knows it plays every case that matters and says so.
 
->>> v = challenge("classic", ["Ann", "Bea", "Cy", "Dan"], "Bea", "red-3 blue-7", "red")
+>>> scene = Scene("classic", ["Ann", "Bea", "Cy", "Dan"], color="red")
+>>> v = challenge(scene, "Bea", hand="red-3 blue-7")
 >>> v.outcome
 "Bea's Wild Draw 4 was illegal: Bea draws 4, then Cy plays"
 >>> v.guilty, v.draws, v.next_player
@@ -19,7 +20,7 @@ plays every case that matters and says so.
 
 Without the hand, the referee says what the answer hangs on:
 
->>> v = challenge("classic", ["Ann", "Bea", "Cy"], "Bea", 3, "red")
+>>> v = challenge(Scene("classic", ["Ann", "Bea", "Cy"], color="red"), "Bea", hand=3)
 >>> v.depends_on
 'whether Bea holds a red card'
 >>> [(case.when, case.verdict.guilty) for case in v.cases]
@@ -27,10 +28,13 @@ Without the hand, the referee says what the answer hangs on:
 
 Impossible situations are refused with a :class:`RefereeError`:
 
->>> can_play("pizza-pizza", "red-5", None, "red-0")
+>>> can_play(Scene("pizza-pizza", top="red-5"), "red-0")
 Traceback (most recent call last):
 ...
 engine.referee.verdict.UnknownCardError: red 0 is not in the pizza-pizza deck
+
+The same checks with every part of the scene as an argument, as they were first written,
+are in :mod:`engine.referee.keywords`.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from .checks import can_play, challenge, end_of_hand, first_card, uno_catch, who
 from .replay import Choice, Position, Replay, Step
 from .scene import Cards as Cards
 from .scene import HandLike as HandLike
+from .scene import Scene, Table
 from .scene import SeatRef as SeatRef
 from .scene import VariantLike as VariantLike
 from .specials import build_droid, jump_in, seven_zero, swap_hands, wild_dip
@@ -68,7 +73,9 @@ __all__ = [
     "Position",
     "RefereeError",
     "Replay",
+    "Scene",
     "Step",
+    "Table",
     "TooManyCopiesError",
     "TooOpenError",
     "UnknownCardError",

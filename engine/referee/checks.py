@@ -1,5 +1,7 @@
 """The checks a table asks about a play: :func:`can_play`, :func:`challenge`,
-:func:`first_card`, :func:`whos_next`, :func:`uno_catch` and :func:`end_of_hand`."""
+:func:`first_card`, :func:`whos_next`, :func:`uno_catch` and :func:`end_of_hand`. Each is
+a question asked of a :class:`Scene` (what the table knows), and answers a
+:class:`Verdict`."""
 
 from __future__ import annotations
 
@@ -20,10 +22,19 @@ from .. import (
     ScoringError,
     ScoringMode,
     SetupError,
-    TableOptions,
     card_name,
     new_standings,
     score_hand,
+)
+from .branch import (
+    Branch,
+    Hand,
+    legal_plays,
+    make_branch,
+    neutral_order,
+    play_branch,
+    plays_of,
+    refusal,
 )
 from .resolve import (
     ACCEPT_ACTION,
@@ -32,30 +43,19 @@ from .resolve import (
     challenged_cards,
     cut_short,
     first_case,
-    resolve_scene,
+    resolve_branch,
     tops_of,
 )
 from .scene import (
     Cards,
-    Hand,
     HandLike,
     KnownHand,
     Scene,
     SeatRef,
     Table,
-    VariantLike,
     color_arg,
-    counts_arg,
-    direction_arg,
     hand_arg,
-    legal_plays,
-    make_scene,
     make_table,
-    neutral_order,
-    play_scene,
-    plays_of,
-    refusal,
-    top_and_color,
 )
 from .verdict import Case, ImpossibleSituationError, RefereeError, TooOpenError, Verdict
 from .wording import (
@@ -77,54 +77,45 @@ def _since_play(events: Sequence[Event]) -> int:
     return min(first_case(events, EventKind.PLAY) + 1, len(events))
 
 
-def can_play(variant: VariantLike, top: Card | str, color: Color | str | None,
-             card: Card | str, hand: HandLike | None = None,
-             options: TableOptions | None = None, *, player: str = "the player",
-             named: Color | str | None = None) -> Verdict:
-    """Can ``card`` be played on ``top`` with ``color`` in play (R3)? For a draw wild (Wild
-    Draw 4, Wild Draw 2) also: is it legal or a bluff, given ``hand`` (R10, R20, R25, R35)?
+def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
+             player: str | None = None, named: Color | str | None = None) -> Verdict:
+    """Can ``card`` be played on the scene's top card with its color in play (R3)? For a
+    draw wild (Wild Draw 4, Wild Draw 2) also: is it legal or a bluff, given ``hand``
+    (R10, R20, R25, R35)? The scene's seats are not needed (nor read).
 
-    ``color`` is the color in play (None: the top card's own color; needed on a wild).
     ``hand`` is the player's whole hand before the play, the card included (added if
     missing), or only its size; without it, a draw wild's verdict says what a bluff
-    hangs on. ``named`` is the color a wild names (default: the color in play).
+    hangs on. ``player`` names the player in the answer; ``named`` is the color a wild
+    names (default: the color in play).
 
-    >>> can_play("classic", "blue-7", None, "red-2").outcome
-    'No: red 2 matches neither the color in play (blue) nor the blue 7 on top'
-    >>> can_play("classic", "blue-7", None, "red-7").outcome
+    >>> can_play(Scene("classic", top="blue-7"), "red-7").outcome
     'Yes, the player can play red 7 on blue 7'
-    >>> v = can_play("classic", "red-5", None, "wild-draw4", "wild-draw4 red-1 blue-2")
+    >>> v = can_play(Scene("classic", top="red-5"), "wild-draw4", hand="wild-draw4 red-1")
     >>> v.playable, v.guilty
     (True, True)
-    >>> v.outcome
-    'Yes, the player can play Wild Draw 4, but it is a bluff: they held a card of the color in play, so a challenge would make them draw 4'
-    >>> can_play("pizza-pizza", "red-5", None, "wild-draw2", "wild-draw2 blue-5").guilty
-    True
-    >>> can_play("one", "red-5", None, "wild-draw4", "wild-draw4 red-1").outcome
-    'Yes, the player can play Wild Draw 4 here, and nobody can challenge it'
-    >>> can_play("star-wars", "red-5", None, "wild-draw4").depends_on
-    'whether the player holds a red card or a wild card'
     """
-    who = str(player).strip() or "the player"
+    who = (str(player).strip() if player is not None else "") or "the player"
     # Three seats, so that no two-player rule (R13) colors the hypothetical challenge.
-    t = make_table(variant, [who, *(n for n in ("the next player", "the player after them",
-                                            "another player") if n != who)][:3], options)
-    top_card, col = top_and_color(t, top, color)
-    assert top_card is not None
+    t = make_table(scene.variant, [who, *(n for n in ("the next player", "the player after them",
+                                                  "another player") if n != who)][:3],
+                   scene.options)
+    top_card, col = scene.top, scene.color
+    if top_card is None:
+        raise ImpossibleSituationError("give the card on top of the pile (R3)")
     c = t.card(card, "the card")
     known, size = hand_arg(t, hand, f"{who}'s hand", 2)
     named_color = color_arg(named, "the color named") if named is not None else None
-    scene = make_scene(t, 0, ([*known] if c in known else [c, *known],
-                          max(size, len(known) + (c not in known))), {},
-                   discard=[top_card], color=col, direction=1, avoid=[c])
-    game = scene.build()
+    branch = make_branch(t, 0, ([*known] if c in known else [c, *known],
+                                max(size, len(known) + (c not in known))), {},
+                         discard=[top_card], color=col, direction=1, avoid=[c])
+    game = branch.build()
     plays = plays_of(game, c, named_color, None)
     if not plays:
         reason, rule = refusal(game, Action.play(c, (named_color or col)
                                                   if c.color is None else None))
         return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        playable=False)
-    played = scene.then(plays[0])
+    played = branch.then(plays[0])
     after, events = played.run()
     lead = f"yes, {who} can play {card_name(c)}"
     if after.phase is Phase.PENDING and after.is_legal(CHALLENGE_ACTION):
@@ -165,9 +156,9 @@ def _draw_wilds(t: Table) -> tuple[Card, ...]:
     for c, _ in t.deck:
         if c.color is not None:
             continue
-        scene = Scene(t, tuple(Hand((c,) if s == 0 else (), 3) for s in range(t.n)),
-                       (number,), number.color)
-        game = scene.build()
+        branch = Branch(t, tuple(Hand((c,) if s == 0 else (), 3) for s in range(t.n)),
+                        (number,), number.color)
+        game = branch.build()
         plays = plays_of(game, c, None, None)
         if not plays:
             continue
@@ -177,36 +168,27 @@ def _draw_wilds(t: Table) -> tuple[Card, ...]:
     return tuple(found)
 
 
-def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef,
-              hand: HandLike | None, color_before: Color | str | None,
-              top_before: Card | str | None = None, direction: int | str = 1,
-              options: TableOptions | None = None, *, named: Color | str | None = None,
-              counts: Mapping[SeatRef, HandLike] | None = None,
-              wild: Card | str | None = None) -> Verdict:
-    """The next player challenges the draw wild ``wild_by`` played: guilty or innocent, who
-    draws how many, who plays next (R4, R10, R20, R25, R35; R31: ``one`` has no challenge).
+def challenge(scene: Scene, wild_by: SeatRef, *, hand: HandLike | None = None,
+              named: Color | str | None = None, wild: Card | str | None = None) -> Verdict:
+    """The next player challenges the draw wild ``wild_by`` played on the scene's top card
+    (the card under the wild) with its color in play before the wild: guilty or innocent,
+    who draws how many, who plays next (R4, R10, R20, R25, R35; R31: ``one`` has no
+    challenge).
 
     ``hand`` is what the challenged player shows: the cards left after the wild (a count,
-    or None, when it was not shown). ``color_before`` is the color in play before the
-    wild, ``top_before`` the card under it (pizza-pizza's Wild Draw 2 is judged by it
-    too: without it, the verdict says when it matters). ``wild`` is the variant's draw
-    wild unless given; ``named`` the color it named; ``counts`` other hands' sizes.
+    or None, when it was not shown); the scene's hands give the others' sizes. Without
+    the card under the wild (pizza-pizza's Wild Draw 2 is judged by it too), the verdict
+    says when it matters. ``wild`` is the variant's draw wild unless given; ``named`` the
+    color it named.
 
-    >>> seats = ["Ann", "Bea", "Cy"]
-    >>> challenge("classic", seats, "Ann", "blue-1 green-2", "red").outcome
+    >>> scene = Scene("classic", ["Ann", "Bea", "Cy"], color="red")
+    >>> challenge(scene, "Ann", hand="blue-1 green-2").outcome
     "Ann's Wild Draw 4 was legal: Bea draws 6 and misses a turn, then Cy plays"
-    >>> challenge("star-wars", seats, "Ann", "wild blue-1", "red").guilty
+    >>> challenge(scene, "Ann", hand="red-1").guilty
     True
-    >>> challenge("pizza-pizza", seats, "Ann", "blue-5", "red", "red-5").outcome
-    "Ann's Wild Draw 2 was illegal: Ann draws 2, then Bea plays"
-    >>> challenge("one", seats, "Ann", "red-1", "red").outcome
-    'Nobody can challenge a Wild Draw 4 in One: Bea draws 4 and misses a turn, then Cy plays'
-    >>> challenge("classic", seats, "Ann", "", "red").outcome
-    "Ann's Wild Draw 4 was legal: Ann goes out, Bea draws 6, the hand is over"
     """
-    t = make_table(variant, seats, options)
+    t = scene.seated()
     by = t.seat(wild_by, "who played the wild")
-    d = direction_arg(direction)
     if wild is not None:
         w = t.card(wild, "the wild")
     else:
@@ -214,64 +196,55 @@ def challenge(variant: VariantLike, seats: Sequence[str] | int, wild_by: SeatRef
         if not wilds:
             raise ImpossibleSituationError(f"the {t.variant.name} deck has no draw wild")
         w = wilds[0]
-    top_card, col = top_and_color(t, top_before, color_before, "the card under the wild")
+    top_card, col = scene.top, scene.color
     if col is None:
         raise ImpossibleSituationError("give the color in play before the wild (R10)")
     known, size = hand_arg(t, hand, f"{t.name(by)}'s hand", 1)
-    others = counts_arg(t, counts, "counts")
     named_color = color_arg(named, "the color named") if named is not None else col
-    base = make_scene(t, by, ([w, *known], size + 1), {s: h for s, h in others.items() if s != by},
-                  discard=[top_card] if top_card is not None else [], color=col, direction=d,
-                  avoid=[w])
+    others = {s: h for s, h in scene.hands.items() if s != by}
+    base = make_branch(t, by, ([w, *known], size + 1), others,
+                       discard=[top_card] if top_card is not None else [], color=col,
+                       direction=scene.direction, avoid=[w])
     tops = [top_card] if top_card is not None else tops_of(base, w)
-    scene = replace(base, discard=(tops[0],))
-    game = scene.build()
-    play = legal_plays(t, scene, game, w, named_color, None)[0]
+    branch = replace(base, discard=(tops[0],))
+    game = branch.build()
+    play = legal_plays(t, branch, game, w, named_color, None)[0]
     events = game.apply(play)
-    v = challenge_tops(scene.then(play), by, tops, w, since=_since_play(events),
-                        played=(game, events))
+    v = challenge_tops(branch.then(play), by, tops, w, since=_since_play(events),
+                       played=(game, events))
     return replace(v, color=named_color if named is not None else None)
 
 
-def first_card(variant: VariantLike, seats: Sequence[str] | int, dealer: SeatRef,
-               card: Card | str | Sequence[Card | str], options: TableOptions | None = None,
-               *, named: Color | str | None = None) -> Verdict:
-    """The first card turned up: what happens, who names the color, who plays first, the
-    direction, and what goes back into the deck (R8, R9, R19, R23, R28, R34).
+def first_card(scene: Scene, dealer: SeatRef, cards: Card | Cards, *,
+               named: Color | str | None = None) -> Verdict:
+    """The first card turned up after ``dealer`` dealt: what happens, who names the color,
+    who plays first, the direction, and what goes back into the deck (R8, R9, R19, R23,
+    R28, R34). Only the scene's table is read (a new hand has no top card yet).
 
-    ``card`` may be several cards, in the order they were turned up: every one but the
+    ``cards`` may be several cards, in the order they were turned up: every one but the
     last must have gone back. ``named`` is the color named for a Wild turned up.
 
-    >>> seats = ["Ann", "Bea", "Cy", "Dan"]
-    >>> first_card("classic", seats, "Ann", "red-reverse").outcome
+    >>> scene = Scene("classic", ["Ann", "Bea", "Cy", "Dan"])
+    >>> first_card(scene, "Ann", "red-reverse").outcome
     'Red Reverse turned up first: Dan plays first, going counter-clockwise'
-    >>> first_card("wild-jackpot", seats, "Ann", "red-reverse").next_player
-    'Ann'
-    >>> v = first_card("classic", seats, "Ann", "wild")
-    >>> v.outcome, v.color_chooser
-    ('Wild turned up first: Bea names the color and plays first', 'Bea')
-    >>> v = first_card("classic", seats, "Ann", "wild-draw4")
-    >>> v.outcome, [c.text for c in v.returned]
-    ('Wild Draw 4 turned up first: Wild Draw 4 goes back into the deck, turn up another card', ['wild-draw4'])
-    >>> first_card("star-wars", seats, "Ann", ["red-skip", "blue-3"]).outcome
-    'Blue 3 turned up first: Bea plays first, going clockwise'
+    >>> first_card(scene, "Ann", "wild").color_chooser
+    'Bea'
     """
-    t = make_table(variant, seats, options)
+    t = scene.seated()
     d = t.seat(dealer, "the dealer")
-    turned = [card] if isinstance(card, (str, Card)) else list(card)
+    turned = t.cards([cards] if isinstance(cards, Card) else cards, "the card turned up")
     if not turned:
         raise ImpossibleSituationError("give the card turned up")
-    cards = [t.card(c, "the card turned up") for c in turned]
     steps: list[Event] = []
     returned: list[Card] = []
-    for c in cards[:-1]:
+    for c in turned[:-1]:
         events = [e for e in _opening(t, d, c).opening_events if e.kind is not EventKind.DEAL]
         if events[0].kind is not EventKind.RETURNED:
             raise ImpossibleSituationError(
                 f"{card_name(c)} stays on the discard pile: no card is turned up after it")
         steps.append(events[0])
         returned.append(c)
-    last = cards[-1]
+    last = turned[-1]
     game = _opening(t, d, last)
     events = [e for e in game.opening_events if e.kind is not EventKind.DEAL]
     lead = f"{card_name(last)} turned up first"
@@ -317,62 +290,55 @@ def _opening(t: Table, dealer: int, first: Card) -> Game:
         raise ImpossibleSituationError(str(exc)) from None
 
 
-def play_verdict(t: Table, scene: Scene, plays: Sequence[Action], *, sizes: bool = False,
-                  then: Sequence[Action] = ()) -> Verdict:
+def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bool = False,
+                 then: Sequence[Action] = ()) -> Verdict:
+    """The verdict on a play: one way to play it, or a case for each seat it may name."""
     if len(plays) == 1:
-        return resolve_scene(scene.then(plays[0], *then), sizes=sizes)
-    actor = plays[0].seat if plays[0].seat is not None else scene.to_act
+        return resolve_branch(branch.then(plays[0], *then), sizes=sizes)
+    actor = plays[0].seat if plays[0].seat is not None else branch.to_act
     who = t.name(actor)
     cases = [Case(f"{who} swaps with {t.name(a.target)}" if a.target is not None else a.text,
-                  resolve_scene(scene.then(a, *then), sizes=sizes)) for a in plays]
+                  resolve_branch(branch.then(a, *then), sizes=sizes)) for a in plays]
     return depends_clause(t, (), f"whom {who} swaps hands with", cases)
 
 
-def whos_next(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
-              card: Card | str, direction: int | str = 1, options: TableOptions | None = None,
-              *, top: Card | str | None = None, color: Color | str | None = None,
+def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
               named: Color | str | None = None, target: SeatRef | None = None,
-              counts: Mapping[SeatRef, HandLike] | None = None,
               lever: LeverOutcome | str | None = None) -> Verdict:
-    """``turn`` plays ``card``: who plays next, who draws, who is skipped, with the table's
-    house rules and the two-player rules (R13).
+    """``turn`` plays ``card`` on the scene's top card (default: a card it can go on):
+    who plays next, who draws, who is skipped, with the table's house rules and the
+    two-player rules (R13).
 
-    ``top``/``color``: what it was played on (default: a card it can go on). ``named``:
-    the color named with a wild (default: the color in play). ``target``: the seat a
-    Wild Swap Hands (or a 7 under 7-0) names. ``counts``: hand sizes (or cards) before
-    the play. ``lever``: what a Wild Jackpot lever showed.
+    ``named``: the color named with a wild (default: the color in play). ``target``: the
+    seat a Wild Swap Hands (or a 7 under 7-0) names. ``lever``: what a Wild Jackpot lever
+    showed. The scene's hands are before the play.
 
-    >>> whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "red-draw2").outcome
+    >>> whos_next(Scene("classic", ["Ann", "Bea", "Cy"]), "Ann", "red-draw2").outcome
     'Bea draws 2 and misses a turn, then Cy plays'
-    >>> whos_next("classic", ["Ann", "Bea"], "Ann", "red-reverse").outcome
+    >>> whos_next(Scene("classic", ["Ann", "Bea"]), "Ann", "red-reverse").outcome
     'Play now goes counter-clockwise, then Ann plays again'
-    >>> whos_next("star-wars", ["Ann", "Bea"], "Ann", "red-reverse").next_player
-    'Bea'
-    >>> whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "wild-draw4").depends_on
-    'what Bea does: take the cards or challenge'
     """
-    t = make_table(variant, seats, options)
+    t = scene.seated()
     p = t.seat(turn, "whose turn")
     c = t.card(card, "the card played")
-    scene, plays = play_scene(t, p, c, others=counts_arg(t, counts, "counts"),
-                               direction=direction_arg(direction), top=top, color=color,
-                               named=named, target=target)
+    branch, plays = play_branch(t, p, c, others=scene.hands, direction=scene.direction,
+                                top=scene.top, color=scene.color, named=named, target=target)
     then: list[Action] = []
     if lever is not None:
         try:
             then.append(Action(ActionKind.LEVER, lever=LeverOutcome(lever)))
         except ValueError:
             raise ImpossibleSituationError(f"{lever!r} is not a lever outcome") from None
-    v = play_verdict(t, scene, plays, then=then)
-    return _jump_ins(t, scene.then(plays[0], *then), v) if len(plays) == 1 else v
+    v = play_verdict(t, branch, plays, then=then)
+    return _jump_ins(t, branch.then(plays[0], *then), v) if len(plays) == 1 else v
 
 
-def _jump_ins(t: Table, scene: Scene, v: Verdict) -> Verdict:
+def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
     # Jump-in (house rule): whoever holds a copy of the card now on top may play it first.
     if not t.options.jump_in or not v.settled:
         return v
     try:
-        game, events = scene.run()
+        game, events = branch.run()
     except TooOpenError as exc:
         return replace(v, too_open=exc.narrow)
     if game.phase is not Phase.TURN:
@@ -380,10 +346,10 @@ def _jump_ins(t: Table, scene: Scene, v: Verdict) -> Verdict:
     top = game.top_card
     cases = [Case("nobody jumps in", v)]
     for s in range(t.n):
-        if scene.hands[s].unknown < 1:
+        if branch.hands[s].unknown < 1:
             continue
         try:
-            tried = scene.with_hand(s, [top])
+            tried = branch.with_hand(s, [top])
             g, _ = tried.run()
         except TooOpenError as exc:  # the rest are not tried: said as one case
             cases.append(Case(f"someone else jumps in with another {card_name(top)}",
@@ -394,72 +360,61 @@ def _jump_ins(t: Table, scene: Scene, v: Verdict) -> Verdict:
         jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
         if jumps:
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              resolve_scene(tried.then(jumps[0]))))
+                              resolve_branch(tried.then(jumps[0]))))
     if len(cases) == 1:
         return v
     return depends_clause(t, events, f"whether someone jumps in with another {card_name(top)}",
                     cases)
 
 
-def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef, *,
-              card: Card | str | None = None, played: bool = True, called: bool = False,
-              next_began: bool = False, catcher: SeatRef | None = None,
-              target: SeatRef | None = None, direction: int | str = 1,
-              top: Card | str | None = None,
-              color: Color | str | None = None, counts: Mapping[SeatRef, HandLike] | None = None,
-              options: TableOptions | None = None) -> Verdict:
+def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
+              played: bool = True, called: bool = False, next_began: bool = False,
+              catcher: SeatRef | None = None, target: SeatRef | None = None) -> Verdict:
     """Can ``player``, down to one card, still be caught not calling UNO: by whom, until
     when, and what it costs (R6 and the table's ``uno_penalty``)?
 
-    ``card`` is the next-to-last card ``player`` played (``played=False``: not played
-    yet); ``called``: they called UNO since; ``next_began``: the next player has begun
-    their turn; ``catcher``: who catches them (the catch then happens); ``target``: the
-    seat a Wild Swap Hands (or a 7 under 7-0) swapped with.
+    ``card`` is the next-to-last card ``player`` played on the scene's top card
+    (``played=False``: not played yet); ``called``: they called UNO since;
+    ``next_began``: the next player has begun their turn; ``catcher``: who catches them
+    (the catch then happens); ``target``: the seat a Wild Swap Hands (or a 7 under 7-0)
+    swapped with.
 
-    >>> seats = ["Ann", "Bea", "Cy"]
-    >>> uno_catch("classic", seats, "Ann").outcome
+    >>> scene = Scene("classic", ["Ann", "Bea", "Cy"])
+    >>> uno_catch(scene, "Ann").outcome
     'Yes: Bea or Cy can catch Ann until Bea begins their turn (plays or draws); a caught Ann draws 4'
-    >>> uno_catch("classic", seats, "Ann", card="red-skip").until
+    >>> uno_catch(scene, "Ann", card="red-skip").until
     'Cy'
-    >>> v = uno_catch("wild-jackpot", seats, "Ann", catcher="Cy")
-    >>> v.outcome, v.draws
-    ('Yes: Cy catches Ann, Ann draws 2, then Bea plays', {'Ann': 2})
-    >>> uno_catch("classic", seats, "Ann", called=True).outcome
-    'No: Ann has called UNO: a late call, made before anyone catches you, is safe'
-    >>> uno_catch("one", seats, "Ann").outcome
-    'No: no UNO call is needed at this table'
     """
-    t = make_table(variant, seats, options)
+    t = scene.seated()
     p = t.seat(player, "the player")
     who = t.name(p)
-    d = direction_arg(direction)
-    others = counts_arg(t, counts, "counts")
     if card is not None:
         c = t.card(card, "the card played")
     else:
-        top_card, col = top_and_color(t, top, color)
+        top_card, col = scene.top, scene.color
         left = t.counts()
         if top_card is not None:
             left[top_card] -= 1
         order = neutral_order(t, frozenset([top_card] if top_card else []))
         c = min((x for x in +left if x.is_number),
                 key=lambda x: (col is not None and x.color is not col, order[x]))
-    scene, plays = play_scene(t, p, c, others=others, hand=([c], 2), direction=d, top=top,
-                               color=color, target=target)
+    branch, plays = play_branch(t, p, c, others=scene.hands, hand=([c], 2),
+                                direction=scene.direction, top=scene.top, color=scene.color,
+                                target=target)
     if len(plays) > 1:
         raise ImpossibleSituationError(
             f"give the seat {who} swapped hands with: the UNO call follows the cards")
     catcher_seat = t.seat(catcher, "the catcher") if catcher is not None else (p + 1) % t.n
     catch = Action(ActionKind.CATCH, seat=catcher_seat, target=p)
     if not played:
-        game = scene.build()
+        game = branch.build()
         reason, rule = refusal(game, catch)
         return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        catchable=False, penalty=game.uno_penalty)
-    scene = scene.then(plays[0])
+    branch = branch.then(plays[0])
     if called:
-        scene = scene.then(Action(ActionKind.UNO, seat=p))
-    game, events = scene.run()
+        branch = branch.then(Action(ActionKind.UNO, seat=p))
+    game, events = branch.run()
     if card is None:
         # The card played was not given: the one picked to play it is no step to show.
         events = [e for e in events if not (e.kind is EventKind.PLAY and e.seat == p)]
@@ -476,7 +431,7 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
             reason = f"{who} has called UNO: a late call, made before anyone catches you, is safe"
         return Verdict(cap(f"no: {reason}"), tuple(events), cite(events, [rule]),
                        catchable=False, penalty=penalty)
-    probe, _ = scene.run()
+    probe, _ = branch.run()
     until = _close_window(probe, p)
     until_name = t.name(until) if until is not None else None
     if catcher is not None:
@@ -484,7 +439,7 @@ def uno_catch(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef,
         return leaf(t, game, [*events, *caught], "yes", catchable=True, catchers=catchers,
                      until=until_name, penalty=penalty)
     # The catch is tried on the game as played, unless the next turn was played on it.
-    probe = scene.run()[0] if next_began else game
+    probe = branch.run()[0] if next_began else game
     text = (f"Yes: {or_list(list(catchers))} can catch {who} until {until_name} begins their turn "
             f"(plays or draws); a caught {who} draws {penalty}")
     return Verdict(text, tuple(events), cite(events, cite(probe.apply(catch))),
@@ -514,40 +469,32 @@ def _close_window(game: Game, p: int) -> int | None:
     return None
 
 
-def end_of_hand(variant: VariantLike, seats: Sequence[str] | int, went_out: SeatRef,
-                last_card: Card | str, hands: Mapping[SeatRef, HandLike] | None = None, *,
-                direction: int | str = 1, top: Card | str | None = None,
-                color: Color | str | None = None, named: Color | str | None = None,
-                drawn: Cards = (), mode: ScoringMode | str | None = None,
-                options: TableOptions | None = None) -> Verdict:
-    """``went_out`` plays their last card: who draws for a final draw card (R5), then the
-    points each other player holds and the hand's score (the variant's points; none in
-    ``one``, R32).
+def end_of_hand(scene: Scene, went_out: SeatRef, last_card: Card | str, *,
+                named: Color | str | None = None, drawn: Cards | None = None,
+                mode: ScoringMode | str | None = None) -> Verdict:
+    """``went_out`` plays their last card on the scene's top card: who draws for a final
+    draw card (R5), then the points each other player holds and the hand's score (the
+    variant's points; none in ``one``, R32).
 
-    ``hands``: each other seat's cards (a count where they are not known). ``drawn``:
-    the cards drawn for a final draw card, top of the draw pile first (without them,
-    the verdict says whose points still need counting). ``mode``: the scoring mode
+    The scene's hands are the other seats' cards (a count where they are not known).
+    ``drawn``: the cards drawn for a final draw card, top of the draw pile first (without
+    them, the verdict says whose points still need counting). ``mode``: the scoring mode
     (default: the variant's own).
 
-    >>> v = end_of_hand("classic", ["Ann", "Bea", "Cy"], "Ann", "blue-draw2",
-    ...                 {"Bea": "red-7 wild", "Cy": "green-skip"}, drawn="blue-1 blue-2")
-    >>> v.outcome
-    'Ann goes out, Bea draws 2, the hand is over: Ann scores 80 (Bea 60, Cy 20)'
-    >>> v.points, v.scores
-    ({'Bea': 60, 'Cy': 20}, {'Ann': 80})
-    >>> end_of_hand("one", ["Ann", "Bea"], "Ann", "red-3", {"Bea": "red-7"}).outcome
-    'Ann goes out, the hand is over: Ann wins (One has no points)'
+    >>> scene = Scene("classic", ["Ann", "Bea", "Cy"], hands={"Bea": "red-7 wild", "Cy": "green-skip"})
+    >>> end_of_hand(scene, "Ann", "blue-draw2", drawn="blue-1 blue-2").points
+    {'Bea': 60, 'Cy': 20}
     """
-    t = make_table(variant, seats, options)
+    t = scene.seated()
     p = t.seat(went_out, "who went out")
     c = t.card(last_card, "the last card")
-    held = {s: h for s, h in counts_arg(t, hands, "hands").items() if s != p}
-    draw_top = t.cards(drawn, "the cards drawn")
+    held = {s: h for s, h in scene.hands.items() if s != p}
+    draw_top = t.cards(drawn or (), "the cards drawn")
     chosen = _mode(t, mode)
-    scene, plays = play_scene(t, p, c, others=held, hand=([c], 1),
-                               direction=direction_arg(direction), top=top, color=color,
-                               named=named, draw_top=draw_top)
-    played = scene.then(plays[0])
+    branch, plays = play_branch(t, p, c, others=held, hand=([c], 1), direction=scene.direction,
+                                top=scene.top, color=scene.color, named=named,
+                                draw_top=draw_top)
+    played = branch.then(plays[0])
     game, events = played.run()
     if game.phase is Phase.PENDING and game.to_act is not None:
         seat = game.to_act
@@ -573,9 +520,9 @@ def _mode(t: Table, mode: ScoringMode | str | None) -> ScoringMode:
     return chosen
 
 
-def _points(t: Table, scene: Scene, mode: ScoringMode, known_draws: int,
+def _points(t: Table, branch: Branch, mode: ScoringMode, known_draws: int,
             held: Mapping[int, KnownHand]) -> Verdict:
-    game, events = scene.run()
+    game, events = branch.run()
     result = game.hand_result()
     out = t.name(result.went_out)
     said = join_clauses(t, events)

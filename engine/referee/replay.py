@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
@@ -140,12 +142,27 @@ class Position:
                    drawn.text if drawn is not None else None,
                    uno_owed=game.uno_owed, options=game.options, seed=seed)
 
+    def filled(self) -> Position:
+        """The position with the cards of the deck nobody named (in no hand nor pile)
+        shuffled by the position's seed under the draw pile: a position set out with only
+        the cards that matter, made whole.
+
+        >>> p = Position("classic", ("Ann", "Bea"), (("red-7",), ("blue-3",)), ("red-5",))
+        >>> len(p.filled().draw), p.filled().draw == p.filled().draw
+        (105, True)
+        """
+        deck = _variant_of(self.variant).deck_counts(self.options)
+        left = Counter(deck)
+        left.subtract(Card.parse(c) for c in (*(c for h in self.hands for c in h),
+                                              *self.discard, *self.draw))
+        order = {c: i for i, c in enumerate(deck)}
+        rest = [c.text for c in sorted((+left).elements(), key=order.__getitem__)]
+        random.Random(self.seed).shuffle(rest)
+        return replace(self, draw=(*self.draw, *rest))
+
     def game(self) -> Game:
         """The position, set up by the engine (:meth:`Game.from_position`)."""
-        try:
-            cls = find_variant(self.variant)
-        except ValueError as exc:
-            raise UnknownVariantError(str(exc)) from None
+        cls = _variant_of(self.variant)
         try:
             return cls.from_position(
                 [list(h) for h in self.hands], list(self.discard), list(self.draw),
@@ -158,6 +175,13 @@ class Position:
             raise UnknownCardError(str(exc)) from None
         except SetupError as exc:
             raise ImpossibleSituationError(str(exc)) from None
+
+
+def _variant_of(name: str) -> type[Game]:
+    try:
+        return find_variant(name)
+    except ValueError as exc:
+        raise UnknownVariantError(str(exc)) from None
 
 
 _POSITION_DEFAULTS = Position("classic", (), (), ())

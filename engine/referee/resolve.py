@@ -23,7 +23,8 @@ from .. import (
     Phase,
     card_name,
 )
-from .scene import Scene, Table, narrowed, neutral_order, rule_hooks
+from .branch import Branch, narrowed, neutral_order, rule_hooks
+from .scene import Table
 from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict
 from .wording import (
     article,
@@ -51,54 +52,54 @@ def cut_short(narrow: str) -> Verdict:
                    depends_on=narrow, too_open=narrow)
 
 
-def resolve_scene(scene: Scene, *, lead: str = "", since: int = 0, sizes: bool = False,
+def resolve_branch(branch: Branch, *, lead: str = "", since: int = 0, sizes: bool = False,
              played: tuple[Game, list[Event]] | None = None) -> Verdict:
-    """Play ``scene`` and settle what follows: a pending draw, the lever, a droid...
-    ``played``: ``scene`` already run, where the caller has it. Where the question's
+    """Play ``branch`` and settle what follows: a pending draw, the lever, a droid...
+    ``played``: ``branch`` already run, where the caller has it. Where the question's
     budget runs out on the way, this case says it is too open (the others stand)."""
     try:
-        return _settle(scene, lead=lead, since=since, sizes=sizes, played=played)
+        return _settle(branch, lead=lead, since=since, sizes=sizes, played=played)
     except TooOpenError as exc:
         return cut_short(exc.narrow)
 
 
-def _settle(scene: Scene, *, lead: str, since: int, sizes: bool,
+def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
             played: tuple[Game, list[Event]] | None) -> Verdict:
-    t = scene.table
-    game, events = played or scene.run()
+    t = branch.table
+    game, events = played or branch.run()
     shown = events[since:]
     phase = game.phase
     seat = game.to_act
     if phase is Phase.PENDING and seat is not None:
-        return _pending(scene, game, events, since=since, lead=lead, sizes=sizes)
+        return _pending(branch, game, events, since=since, lead=lead, sizes=sizes)
     if phase is Phase.LEVER and seat is not None:
         cases = [Case(f"the lever shows: {o.words}",
-                      resolve_scene(scene.then(Action(ActionKind.LEVER, lever=o)), since=since,
+                      resolve_branch(branch.then(Action(ActionKind.LEVER, lever=o)), since=since,
                                sizes=sizes))
                  for o in LeverOutcome]
         return depends_clause(t, shown, "what the lever shows", cases)
     if phase is Phase.DISCARD and seat is not None:
         who = t.name(seat)
         case = Case(f"{who} discards nothing more",
-                    resolve_scene(scene.then(_DONE), since=since, sizes=sizes))
+                    resolve_branch(branch.then(_DONE), since=since, sizes=sizes))
         return depends_clause(t, shown, f"what {who} discards (up to one card of each color)", [case],
                         partial=True)
     if phase is Phase.CHOOSE and seat is not None:
         # Whoever is chosen, the rule card changes no cards: play goes on the same way.
-        after, later = scene.then(Action(ActionKind.CHOOSE, target=seat)).run()
+        after, later = branch.then(Action(ActionKind.CHOOSE, target=seat)).run()
         said = join_clauses(t, shown) + [f"{t.name(seat)} chooses a player to perform a rule card"]
         return leaf(t, after, shown, lead, clauses=said, end=end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.GIVE and seat is not None:
         given = game.hands[seat][0]
-        after, later = scene.then(Action(ActionKind.GIVE, given)).run()
+        after, later = branch.then(Action(ActionKind.GIVE, given)).run()
         gift = next(e for e in later[len(events):] if e.kind is EventKind.GIVE)
         receiver = t.name(gift.target) if gift.target is not None else ""
         said = join_clauses(t, shown) + [f"{t.name(seat)} gives a card of their choice to {receiver}"]
         return leaf(t, after, shown, lead, clauses=said, end=end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.DROID:
-        return _droid(scene, since=since, played=(game, events))
+        return _droid(branch, since=since, played=(game, events))
     return leaf(t, game, shown, lead, sizes=sizes)
 
 
@@ -116,10 +117,10 @@ def _last_player(events: Sequence[Event]) -> int | None:
     return None
 
 
-def _pending(scene: Scene, game: Game, events: Sequence[Event], *, since: int, lead: str,
+def _pending(branch: Branch, game: Game, events: Sequence[Event], *, since: int, lead: str,
              sizes: bool) -> Verdict:
     """A draw waits for its victim: take it, challenge a draw wild, or pass it on."""
-    t = scene.table
+    t = branch.table
     seat = game.to_act
     assert seat is not None
     victim = t.name(seat)
@@ -130,36 +131,36 @@ def _pending(scene: Scene, game: Game, events: Sequence[Event], *, since: int, l
         accused = _last_player(events)
         assert accused is not None
         try:
-            challenged = _challenge_case(scene, game, accused, since=since, sizes=sizes)
+            challenged = _challenge_case(branch, game, accused, since=since, sizes=sizes)
         except TooOpenError as exc:
             challenged = cut_short(exc.narrow)
         cases.append(Case(f"{victim} challenges", challenged))
         choices.append("challenge")
-    stacks = _stack_cases(scene, seat, since=since, sizes=sizes)
+    stacks = _stack_cases(branch, seat, since=since, sizes=sizes)
     if stacks:
         cases.extend(stacks)
         choices.append("pass the draw on")
     # Taking the cards goes on with this game, so it is played last (and said first).
     taken = (game, [*events, *game.apply(ACCEPT_ACTION)])
     cases.insert(0, Case(f"{victim} takes the {n} cards",
-                         resolve_scene(scene.then(ACCEPT_ACTION), since=since, lead=lead, sizes=sizes,
+                         resolve_branch(branch.then(ACCEPT_ACTION), since=since, lead=lead, sizes=sizes,
                                   played=taken)))
     return depends_clause(t, events[since:], f"what {victim} does: {or_list(choices)}", cases)
 
 
-def _stack_cases(scene: Scene, seat: int, *, since: int, sizes: bool) -> list[Case]:
+def _stack_cases(branch: Branch, seat: int, *, since: int, sizes: bool) -> list[Case]:
     # House rules (stacking, progressive UNO): try each draw card the deck still holds in
     # the victim's hand; the engine says which may pass the draw on.
-    t = scene.table
+    t = branch.table
     if t.options.stack_rule is None:
         return []
     seen: set[object] = set()
     cases: list[Case] = []
-    for c in sorted(scene.remaining(), key=neutral_order(t, frozenset()).__getitem__):
+    for c in sorted(branch.remaining(), key=neutral_order(t, frozenset()).__getitem__):
         if c.is_number or c.rank in seen:
             continue
         try:  # in place of one of the victim's unknown cards (none: they cannot hold it)
-            tried = scene.with_hand(seat, [c])
+            tried = branch.with_hand(seat, [c])
             g, _ = tried.run()
             plays = [a for a in g.legal_actions()
                      if a.kind is ActionKind.PLAY and a.card is c and not a.uno]
@@ -176,10 +177,10 @@ def _stack_cases(scene: Scene, seat: int, *, since: int, sizes: bool) -> list[Ca
     return cases
 
 
-def _resolve_stack(scene: Scene, *, since: int, sizes: bool) -> Verdict:
+def _resolve_stack(branch: Branch, *, since: int, sizes: bool) -> Verdict:
     # After a stacked draw card the next victim decides again: said, not explored further.
-    t = scene.table
-    game, events = scene.run()
+    t = branch.table
+    game, events = branch.run()
     shown = events[since:]
     seat = game.to_act
     if game.phase is Phase.PENDING and seat is not None:
@@ -202,19 +203,19 @@ def _challenge_leaf(t: Table, game: Game, events: Sequence[Event], *, sizes: boo
     return leaf(t, game, events, lead, clauses=said, guilty=guilty, sizes=sizes)
 
 
-def challenged_cards(scene: Scene, accused: int, *, since: int, sizes: bool = False,
+def challenged_cards(branch: Branch, accused: int, *, since: int, sizes: bool = False,
                 played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge, played out for every kind of hand the accused may hold. ``played``:
-    ``scene`` already run, where the caller has it."""
-    t = scene.table
-    game, events = played or scene.run()
-    test = _bluff_test(scene, accused)
+    ``branch`` already run, where the caller has it."""
+    t = branch.table
+    game, events = played or branch.run()
+    test = _bluff_test(branch, accused)
     if test.guilty is not None:
         return _challenge_leaf(t, game, events[since:], sizes=sizes)
-    g, ev = scene.with_hand(accused, [test.bluffs[0]]).run()
+    g, ev = branch.with_hand(accused, [test.bluffs[0]]).run()
     guilty = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     try:
-        g, ev = scene.with_hand(accused, deny=frozenset(test.bluffs)).run()
+        g, ev = branch.with_hand(accused, deny=frozenset(test.bluffs)).run()
     except BadCountError:  # every card left would make it a bluff
         return guilty
     innocent = _challenge_leaf(t, g, ev[since:], sizes=sizes)
@@ -241,9 +242,9 @@ class BluffTest:
     bluffs: tuple[Card, ...] = field(default=(), compare=False)
 
 
-def _bluff_test(scene: Scene, accused: int,
+def _bluff_test(branch: Branch, accused: int,
                 universe: Sequence[Card] | None = None) -> BluffTest:
-    """The challenge test, for the draw wild the accused plays first in ``scene``.
+    """The challenge test, for the draw wild the accused plays first in ``branch``.
     ``universe``: each card the deck still holds there, where the caller has them.
 
     It is the engine's own, the variant's ``bluff_card`` hook (what ``bluffed`` asks of each
@@ -251,67 +252,67 @@ def _bluff_test(scene: Scene, accused: int,
     play and the card under it: the same answer as playing out a game for each card the
     hand may hold, at a fraction of the cost.
     """
-    play = scene.prelude[0]
-    assert play.kind is ActionKind.PLAY and play.card is not None and scene.to_act == accused
-    rest = list(scene.hands[accused].known)
+    play = branch.prelude[0]
+    assert play.kind is ActionKind.PLAY and play.card is not None and branch.to_act == accused
+    rest = list(branch.hands[accused].known)
     rest.remove(play.card)
-    top = scene.discard[-1]
-    color = scene.color if scene.color is not None else top.color  # as from_position has it
-    bluff_card = rule_hooks(scene.table).bluff_card
+    top = branch.discard[-1]
+    color = branch.color if branch.color is not None else top.color  # as from_position has it
+    bluff_card = rule_hooks(branch.table).bluff_card
     known_guilty = any(bluff_card(c, color, top) for c in rest)
-    if known_guilty or scene.hands[accused].unknown <= 0:
+    if known_guilty or branch.hands[accused].unknown <= 0:
         return BluffTest(known_guilty)
     # Which single card, held beside the innocent known ones, makes the draw wild illegal?
     if universe is None:
-        universe = _universe(scene.remaining(), scene.table)
+        universe = _universe(branch.remaining(), branch.table)
     bluffs = tuple(c for c in universe if bluff_card(c, color, top))
     if not bluffs or len(bluffs) == len(universe):
         return BluffTest(bool(bluffs))
     return BluffTest(None, describe_case(bluffs, tuple(universe)), bluffs)
 
 
-def _challenge_case(scene: Scene, game: Game, accused: int, *, since: int,
+def _challenge_case(branch: Branch, game: Game, accused: int, *, since: int,
                     sizes: bool) -> Verdict:
     # A challenge is judged on the color in play and the card under the draw wild: where
     # the table did not give them, the referee does not pick them.
-    t = scene.table
+    t = branch.table
     wild = game.top_card
-    if scene.under_given:
-        return challenged_cards(scene.then(CHALLENGE_ACTION), accused, since=since, sizes=sizes)
-    if not scene.color_given:
+    if branch.under_given:
+        return challenged_cards(branch.then(CHALLENGE_ACTION), accused, since=since, sizes=sizes)
+    if not branch.color_given:
         what = (f"the color in play before the {card_name(wild)} and "
                 f"{t.name(accused)}'s other cards")
         return Verdict(f"It depends on {what}: give them to the challenge check",
                        depends_on=what)
-    return challenge_tops(scene, accused, tops_of(scene, wild), wild, since=since, sizes=sizes)
+    return challenge_tops(branch, accused, tops_of(branch, wild), wild, since=since, sizes=sizes)
 
 
-def tops_of(scene: Scene, wild: Card) -> list[Card]:
-    """Every card that could have been under the play, with the scene's color in play."""
-    free = replace(scene, discard=()).remaining()
-    order = neutral_order(scene.table, frozenset([wild]))
-    return sorted((c for c in free if c.color is scene.color or c.color is None),
+def tops_of(branch: Branch, wild: Card) -> list[Card]:
+    """Every card that could have been under the play, with the branch's color in play."""
+    free = replace(branch, discard=()).remaining()
+    order = neutral_order(branch.table, frozenset([wild]))
+    return sorted((c for c in free if c.color is branch.color or c.color is None),
                   key=order.__getitem__)
 
 
-def challenge_tops(scene: Scene, accused: int, tops: Sequence[Card], wild: Card, *,
+def challenge_tops(branch: Branch, accused: int, tops: Sequence[Card], wild: Card, *,
                     since: int, sizes: bool = False,
                     played: tuple[Game, list[Event]] | None = None) -> Verdict:
-    """The challenge of the draw wild played in ``scene``, for each card that may have been
-    under it; the cards that give the same verdict are one case. ``played``: ``scene``
+    """The challenge of the draw wild played in ``branch``, for each card that may have been
+    under it; the cards that give the same verdict are one case. ``played``: ``branch``
     already run, with the first of ``tops`` under the wild, where the caller has it.
 
     The card under the wild counts only in the engine's challenge test, so the cards the
     test says the same of give the same verdict: each such group is played out once.
     """
-    t = scene.table
+    t = branch.table
     found: dict[tuple[Any, ...], Verdict] = {}
     groups: dict[tuple[Any, ...], list[Card]] = {}
     tested: dict[BluffTest, Verdict] = {}
-    free = replace(scene, discard=()).remaining()
+    free = replace(branch, discard=()).remaining()
     cards = _universe(free, t)
     for top in tops:
-        s = replace(scene, discard=(top,))
+        s = replace(branch, discard=(top,))
         # The cards left with ``top`` on the pile: ``top`` itself only if it has a copy left.
         test = _bluff_test(s, accused, [c for c in cards if c is not top or free[c] > 1])
         v = tested.get(test)
@@ -330,19 +331,19 @@ def challenge_tops(scene: Scene, accused: int, tops: Sequence[Card], wild: Card,
     return depends_clause(t, (), f"which card was under the {card_name(wild)}", cases)
 
 
-def _challenge_under(scene: Scene, accused: int, wild: Card, *, since: int, sizes: bool,
+def _challenge_under(branch: Branch, accused: int, wild: Card, *, since: int, sizes: bool,
                      played: tuple[Game, list[Event]] | None = None) -> Verdict:
-    """The challenge of the draw wild played in ``scene``, on the card under it there."""
-    game, events = played or scene.run()
+    """The challenge of the draw wild played in ``branch``, on the card under it there."""
+    game, events = played or branch.run()
     if game.phase is Phase.PENDING and game.is_legal(CHALLENGE_ACTION):
         events += game.apply(CHALLENGE_ACTION)
-        return challenged_cards(scene.then(CHALLENGE_ACTION), accused, since=since, sizes=sizes,
+        return challenged_cards(branch.then(CHALLENGE_ACTION), accused, since=since, sizes=sizes,
                            played=(game, events))
     # R31: no challenge in this variant; the draw is taken
-    v = resolve_scene(scene.then(ACCEPT_ACTION) if game.phase is Phase.PENDING else scene, since=since,
+    v = resolve_branch(branch.then(ACCEPT_ACTION) if game.phase is Phase.PENDING else branch, since=since,
                  sizes=sizes)
     return replace(v, outcome=f"Nobody can challenge a {card_name(wild)} in "
-                              f"{scene.table.variant.title}: {v.outcome}")
+                              f"{branch.table.variant.title}: {v.outcome}")
 
 
 def first_case(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
@@ -355,31 +356,31 @@ def first_case(events: Sequence[Event], kind: EventKind, start: int = 0) -> int:
 # -- Let's Build a Droid (R36): walking the table round by round ----------------------------
 
 
-def _droid(scene: Scene, *, since: int,
+def _droid(branch: Branch, *, since: int,
            played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """Walk the droid: forced lays are laid; a real choice, or a seat whose hand is unknown,
-    splits the walk into cases. ``played``: ``scene`` already run, where the caller has it
+    splits the walk into cases. ``played``: ``branch`` already run, where the caller has it
     (it goes on from there). Where the question's budget runs out, the case says so."""
     try:
-        return _walk(scene, since=since, played=played)
+        return _walk(branch, since=since, played=played)
     except TooOpenError:
-        return cut_short(narrowed(scene, "the cards laid so far"))
+        return cut_short(narrowed(branch, "the cards laid so far"))
 
 
-def _walk(scene: Scene, *, since: int, played: tuple[Game, list[Event]] | None) -> Verdict:
-    t = scene.table
-    game, events = played or scene.run()
+def _walk(branch: Branch, *, since: int, played: tuple[Game, list[Event]] | None) -> Verdict:
+    t = branch.table
+    game, events = played or branch.run()
     while True:
-        visit = undecided_visit(scene, game, events)
+        visit = undecided_visit(branch, game, events)
         if visit is not None:
-            return _droid_branch(scene, events, visit, since=since)
+            return _droid_branch(branch, events, visit, since=since)
         seat = game.to_act
         if game.phase is not Phase.DROID or seat is None:
             return leaf(t, game, events[since:])
         lays = [a for a in game.legal_actions() if a.kind is ActionKind.LAY]
         colors = list(dict.fromkeys(a.card.color for a in lays if a.card is not None))
         if len(colors) == 1:  # laid on the game as it stands: the same as setting it up again
-            scene = scene.then(lays[0])
+            branch = branch.then(lays[0])
             events += game.apply(lays[0])
             continue
         cases = []
@@ -387,10 +388,10 @@ def _walk(scene: Scene, *, since: int, played: tuple[Game, list[Event]] | None) 
             a = next(x for x in lays if x.card is not None and x.card.color is color)
             assert color is not None
             # The last color goes on with this game; the others with a copy of it.
-            branch = game if color is colors[-1] else game.copy()
-            played = (branch, [*events, *branch.apply(a)])
+            fork = game if color is colors[-1] else game.copy()
+            played = (fork, [*events, *fork.apply(a)])
             cases.append(Case(f"{t.name(seat)} lays {article(color.value + ' card')}",
-                              _droid(scene.then(a), since=since, played=played)))
+                              _droid(branch.then(a), since=since, played=played)))
         return depends_clause(t, events[since:], f"which color {t.name(seat)} lays", cases)
 
 
@@ -404,31 +405,31 @@ def _last_laid(events: Sequence[Event], upto: int) -> Color | None:
     return last
 
 
-def undecided_visit(scene: Scene, game: Game,
+def undecided_visit(branch: Branch, game: Game,
                      events: Sequence[Event]) -> tuple[int, int] | None:
     """The first time the droid reaches a seat whose unknown cards would decide whether
     and what it lays: (seat, index of that moment in the events)."""
     start = max((i for i, e in enumerate(events) if e.kind is EventKind.PLAY), default=0)
     for i in range(start, len(events)):
         e = events[i]
-        if e.kind is EventKind.DROID_FAIL and e.seat is not None and _open(scene, e.seat):
+        if e.kind is EventKind.DROID_FAIL and e.seat is not None and _open(branch, e.seat):
             return e.seat, i
         if e.kind is EventKind.DROID_RETURN:
             return None
     seat = game.to_act
-    if game.phase is Phase.DROID and seat is not None and _open(scene, seat):
+    if game.phase is Phase.DROID and seat is not None and _open(branch, seat):
         return seat, len(events)
     return None
 
 
-def _open(scene: Scene, seat: int) -> bool:
-    h = scene.hands[seat]
+def _open(branch: Branch, seat: int) -> bool:
+    h = branch.hands[seat]
     return h.unknown > 0 and h.only is None
 
 
-def _droid_branch(scene: Scene, events: Sequence[Event], visit: tuple[int, int], *,
+def _droid_branch(branch: Branch, events: Sequence[Event], visit: tuple[int, int], *,
                   since: int) -> Verdict:
-    t = scene.table
+    t = branch.table
     seat, at = visit
     who = t.name(seat)
     last = _last_laid(events, at)
@@ -438,7 +439,7 @@ def _droid_branch(scene: Scene, events: Sequence[Event], visit: tuple[int, int],
     when = (f"{who} cannot lay a card that is not {last.value}" if last is not None
             else f"{who} holds no colored card")
     try:
-        tried = scene.with_hand(seat, only=stuck)
+        tried = branch.with_hand(seat, only=stuck)
         g, ev = tried.run()
         if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
             cases.append(Case(when, _droid(tried, since=since, played=(g, ev))))
@@ -446,7 +447,7 @@ def _droid_branch(scene: Scene, events: Sequence[Event], visit: tuple[int, int],
         cases.append(Case(when, cut_short(exc.narrow)))
     except RefereeError:
         pass
-    left = scene.remaining()
+    left = branch.remaining()
     order = neutral_order(t, frozenset())
     for color in COLORS:
         if color is last:
@@ -454,7 +455,7 @@ def _droid_branch(scene: Scene, events: Sequence[Event], visit: tuple[int, int],
         spare = sorted((c for c in left if c.color is color), key=order.__getitem__)
         if not spare:
             continue
-        tried = scene.with_hand(seat, [spare[0]])
+        tried = branch.with_hand(seat, [spare[0]])
         cases.append(Case(f"{who} lays {article(color.value + ' card')}",
                           _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since)))
     what = (f"whether {who} can lay a card that is not {last.value}, and which"

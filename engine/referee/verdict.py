@@ -139,8 +139,8 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]:
         """Plain values, for a JSON API: cards and colors as text, events as sentences.
 
-        >>> from engine.referee import whos_next
-        >>> v = whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "red-skip")
+        >>> from engine.referee import Scene, whos_next
+        >>> v = whos_next(Scene("classic", ["Ann", "Bea", "Cy"]), "Ann", "red-skip")
         >>> d = v.to_dict()
         >>> d["outcome"], d["next_player"], d["skipped"]
         ('Bea misses a turn, then Cy plays', 'Cy', ['Bea'])

@@ -17,8 +17,9 @@ import pytest
 
 import companion.referee
 import companion.store
-from engine import TableOptions, referee
+from engine import TableOptions
 from engine.referee import Replay
+from engine.referee import keywords as referee
 
 S2 = "Ann, Bea"
 S3 = "Ann, Bea, Cy"

@@ -26,6 +26,8 @@ from engine.referee import (
     UnknownCardError,
     UnknownVariantError,
     Verdict,
+)
+from engine.referee.keywords import (
     build_droid,
     can_play,
     challenge,

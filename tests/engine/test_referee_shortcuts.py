@@ -18,9 +18,10 @@ import pytest
 
 import engine
 from engine import Action, ActionKind, Event, Game
-from engine.referee import Position, Replay, can_play, challenge, resolve, scene, whos_next
+from engine.referee import Position, Replay, branch, resolve
+from engine.referee.branch import Branch, Budget, neutral_order
+from engine.referee.keywords import can_play, challenge, whos_next
 from engine.referee.resolve import BluffTest, guilt
-from engine.referee.scene import Budget, Scene, neutral_order
 from engine.referee.wording import describe_case
 
 S2 = ["Ann", "Bea"]
@@ -39,12 +40,12 @@ class _OnItsOwn(BluffTest):
     __hash__ = object.__hash__
 
 
-def run(scene: Scene) -> tuple[Game, list[Event]]:
+def run(scene: Branch) -> tuple[Game, list[Event]]:
     """The scene played on a budget of its own: the long way is not the referee's search."""
     return replace(scene, budget=Budget()).run()
 
 
-def played_out(scene: Scene, accused: int, universe: object = None) -> BluffTest:
+def played_out(scene: Branch, accused: int, universe: object = None) -> BluffTest:
     """The challenge test worked out the long way: a game played out for each card."""
     challenged = replace(scene, prelude=(scene.prelude[0], CHALLENGE))
     game, _ = run(replace(scene, prelude=scene.prelude[:1]))
@@ -86,7 +87,7 @@ def test_the_shortcuts_give_the_verdict_of_playing_every_case_out(dispute, monke
     quick = dispute().to_dict()
     monkeypatch.setattr(resolve, "_bluff_test", played_out)
     # The long way plays a case for each card under the wild: far past the referee's budget.
-    monkeypatch.setattr(scene, "SEARCH_BUDGET", 10_000)
+    monkeypatch.setattr(branch, "SEARCH_BUDGET", 10_000)
     assert quick == dispute().to_dict()
 
 
@@ -94,13 +95,13 @@ def test_the_long_way_is_the_one_the_referee_takes():
     # The comparison above means something only if the referee asks the test it replaces.
     calls = []
 
-    def spy(scene: Scene, accused: int, universe: object = None) -> BluffTest:
+    def spy(scene: Branch, accused: int, universe: object = None) -> BluffTest:
         calls.append(scene.discard[-1])
         return played_out(scene, accused)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(resolve, "_bluff_test", spy)
-        patch.setattr(scene, "SEARCH_BUDGET", 10_000)
+        patch.setattr(branch, "SEARCH_BUDGET", 10_000)
         challenge("pizza-pizza", S3, "Bea", 3, "red")
     assert len(set(calls)) > 10  # each card that may have been under the Wild Draw 2
 
