@@ -16,17 +16,21 @@ game waits for and :attr:`Game.to_act` who decides it.
 ['draw', 'uno 0', 'catch 1 0']
 
 :class:`Game` owns what every variant has: the seats, the piles, whose turn, the
-direction, the phase and the options, and the turn's own phases (``TURN``,
-``DRAWN``, ``PENDING``). Its sections, in order: the settings and hooks a
-variant sets; deck and points; the read-only views; the moves every rule is made
-of (public where a special card's phase makes them, see
+direction, the phase and the options. Its sections, in order: the settings and
+hooks a variant sets; deck and points; the read-only views; the moves every rule
+is made of (public where a special card's phase makes them, see
 :class:`engine.phases.Table`); building, saving and replaying a game; what may
 be done now; and the turn machine, :meth:`Game.apply`.
 
-A special card's phase (a Wild turned up first, Wild Jackpot's lever and
-discard, Dip's give, the droid) is an object of :mod:`engine.phases` that holds
-its own state; the variant declares which it uses (:attr:`Game.special_phases`)
-and the game hands each phase's questions to its object in one place.
+Every phase is an object that holds its own state and answers its own questions
+side by side (:class:`engine.phases.PhaseRules`: legal actions, checks, applying,
+what the game waits for); the game hands each question to the current phase's
+object in one place. The turn's own phases are in this module, after
+:class:`Game`: :class:`Turn`, :class:`Drawn` (the card just drawn) and
+:class:`Pending` (the pending draw and its challenge). A special card's phase (a
+Wild turned up first, Wild Jackpot's lever and discard, Dip's give, the droid)
+is an object of :mod:`engine.phases`; the variant declares which it uses
+(:attr:`Game.special_phases`).
 """
 
 from __future__ import annotations
@@ -1054,7 +1058,9 @@ class Game:
         phase = self._phase
         rules = self._rules[phase]  # the phase's object answers (Turn, Drawn, Pending, ...)
         rules.legal(self, phase, seat, out)
-        if rules.plays and self._penalty and len(self._hands[seat]) == 2:
+        if self._jump_in and rules.jumps:  # house rule: out of turn, before this turn begins
+            self._add_jumps(seat, out)
+        if self._penalty and len(self._hands[seat]) == 2 and rules.plays:
             # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
             # hands, so that call is made on its own afterwards).
             out.extend([c for c in map(CALLING_PLAYS.get, map(id, out)) if c is not None])
@@ -1209,7 +1215,7 @@ class Game:
     def _check_jump(self, a: Action) -> IllegalActionError | None:
         if not self._jump_in:
             return UnplayableCardError("jump-in is a house rule this table does not play")
-        if self._phase is not _P_TURN:
+        if not self._rules[self._phase].jumps:
             return NotYourTurnError("jump-in is only allowed before a player begins their turn")
         bad = self.check_seat(a.seat, self._to_act, "jump in")
         if bad is not None:
@@ -1259,25 +1265,26 @@ class Game:
         self._legal = None
         events: list[Event] = []
         self._events = events
-        kind = a.kind
-        if kind is _K_UNO:  # out of turn: UNO calls, catches and jump-ins
-            assert a.seat is not None
-            self._exposed.remove(a.seat)
-            self.event(_V_UNO, a.seat, "uno")
-        elif kind is _K_CATCH:
-            assert a.seat is not None and a.target is not None
-            self._exposed.remove(a.target)
-            self.event(EventKind.CATCH, a.seat, "uno", target=a.target)
-            self.draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
-        elif kind is _K_JUMP:
-            assert a.seat is not None and a.card is not None
-            self._exposed.clear()
-            self.event(EventKind.JUMP, a.seat, "jump-in", cards=(a.card,))
-            self._to_act = a.seat
-            self._play(a.seat, a.card, a.color, a.target)
-        else:  # the decision of to_act: the phase's object carries it out
+        actor = a.seat
+        if actor is None:  # the decision of to_act: the phase's object carries it out
             phase = self._phase
             self._rules[phase].apply(self, phase, a)
+        else:  # out of turn, naming its actor: an UNO call, a catch, a jump-in
+            kind = a.kind
+            if kind is _K_UNO:
+                self._exposed.remove(actor)
+                self.event(_V_UNO, actor, "uno")
+            elif kind is _K_CATCH:
+                assert a.target is not None
+                self._exposed.remove(a.target)
+                self.event(EventKind.CATCH, actor, "uno", target=a.target)
+                self.draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
+            else:
+                assert a.card is not None
+                self._exposed.clear()
+                self.event(EventKind.JUMP, actor, "jump-in", cards=(a.card,))
+                self._to_act = actor
+                self._play(actor, a.card, a.color, a.target)
         self.history.append(a)
         return events
 
@@ -1400,14 +1407,15 @@ class Game:
 
 class Turn(PhaseRules[Game]):
     """``TURN``: ``to_act`` plays a card or draws (or passes: nothing to draw and nothing
-    to play, R2). It holds no state."""
+    to play, R2); the others may jump in (house rule). It holds no state."""
 
     __slots__ = ()
     phases: ClassVar[tuple[Phase, ...]] = (Phase.TURN,)
     plays: ClassVar[bool] = True
+    jumps: ClassVar[bool] = True
 
     def legal(self, table: Game, phase: Phase, seat: int, out: list[Action]) -> None:
-        """Each playable card (R3), then ``draw`` (or ``pass``, R2), then jump-ins."""
+        """Each playable card (R3), then ``draw`` (or ``pass``, R2)."""
         game = table
         color = game._color
         rank = game._discard[-1].rank
@@ -1434,8 +1442,6 @@ class Turn(PhaseRules[Game]):
             out.append(DRAW)
         elif not out:
             out.append(PASS)  # R2: nothing to draw and nothing to play
-        if game._jump_in:
-            game._add_jumps(seat, out)
 
     def check(self, table: Game, phase: Phase, seat: int,
               a: Action) -> IllegalActionError | None:

@@ -1,5 +1,6 @@
-"""What a special card's phase is: :class:`Phase`, :class:`SpecialPhase` and the
-:class:`Table` a phase plays on.
+"""What a phase's object is: :class:`Phase`, :class:`PhaseRules` (the questions every
+phase's object answers, the turn's own in ``engine.game`` included),
+:class:`SpecialPhase` and the :class:`Table` a special card's phase plays on.
 
 A special card (a Wild turned up first, Wild Jackpot's lever, Dip's give, the
 droid) opens a decision of its own before play goes on. Each is an object, in a
@@ -121,6 +122,8 @@ class PhaseRules(Generic[TableT_contra]):
     #: Whether the decision here is a play that may call UNO as it goes down (R6): the
     #: turn's own phases.
     plays: ClassVar[bool] = False
+    #: Whether the others may jump in now (house rule): ``TURN``, before it begins.
+    jumps: ClassVar[bool] = False
 
     def legal(self, table: TableT_contra, phase: Phase, seat: int, out: list[Action]) -> None:
         """Add every legal action of ``seat`` in ``phase`` to ``out``."""
