@@ -16,17 +16,21 @@ game waits for and :attr:`Game.to_act` who decides it.
 ['draw', 'uno 0', 'catch 1 0']
 
 :class:`Game` owns what every variant has: the seats, the piles, whose turn, the
-direction, the phase and the options, and the turn's own phases (``TURN``,
-``DRAWN``, ``PENDING``). Its sections, in order: the settings and hooks a
-variant sets; deck and points; the read-only views; the moves every rule is made
-of (public where a special card's phase makes them, see
+direction, the phase and the options. Its sections, in order: the settings and
+hooks a variant sets; deck and points; the read-only views; the moves every rule
+is made of (public where a special card's phase makes them, see
 :class:`engine.phases.Table`); building, saving and replaying a game; what may
 be done now; and the turn machine, :meth:`Game.apply`.
 
-A special card's phase (a Wild turned up first, Wild Jackpot's lever and
-discard, Dip's give, the droid) is an object of :mod:`engine.phases` that holds
-its own state; the variant declares which it uses (:attr:`Game.special_phases`)
-and the game hands each phase's questions to its object in one place.
+Every phase is an object that holds its own state and answers its own questions
+side by side (:class:`engine.phases.PhaseRules`: legal actions, checks, applying,
+what the game waits for); the game hands each question to the current phase's
+object in one place. The turn's own phases are in this module, after
+:class:`Game`: :class:`Turn`, :class:`Drawn` (the card just drawn) and
+:class:`Pending` (the pending draw and its challenge). A special card's phase (a
+Wild turned up first, Wild Jackpot's lever and discard, Dip's give, the droid)
+is an object of :mod:`engine.phases`; the variant declares which it uses
+(:attr:`Game.special_phases`).
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ from .chance import rng_from_json, rng_to_json, shuffle
 from .events import Event, EventKind
 from .jackpot import RuleDispenser
 from .options import TableOptions
-from .phases import SPECIAL_PHASES, JackpotLever, NameColor, Phase, SpecialPhase
+from .phases import SPECIAL_PHASES, JackpotLever, NameColor, Phase, PhaseRules, SpecialPhase
 from .scoring import ScoringMode
 from .state import (
     CLASSIC_SECTIONS,
@@ -79,17 +83,16 @@ from .state import (
 )
 
 # Importable from here as before: the variants, the app and the tests use them.
-__all__ = ["CLASSIC_SECTIONS", "RETURNED_FIRST", "Game", "HandNotOverError", "HandResult",
-           "NoPointsError", "Phase", "SetupError"]
+__all__ = ["CLASSIC_SECTIONS", "RETURNED_FIRST", "Drawn", "Game", "HandNotOverError",
+           "HandResult", "NoPointsError", "Pending", "Phase", "SetupError", "Turn"]
 
 
 #: The attributes a copy of a game shares with it: immutable values (numbers, enums,
 #: cards, tuples), or, for ``_setup`` and ``_start_of_hand``, values never changed once set.
 _SHARED = (
-    "_color", "_direction", "_drawn", "_final", "_forced_play",
-    "_guilty", "_jump_in", "_legal", "_n", "_penalty",
-    "_pending", "_pending_from", "_phase", "_reverse_skips", "_setup", "_seven_o",
-    "_stack_rule", "_start_of_hand", "_to_act", "_until_playable", "_winner",
+    "_color", "_direction", "_forced_play", "_jump_in", "_legal", "_n", "_penalty",
+    "_phase", "_reverse_skips", "_setup", "_seven_o", "_stack_rule", "_start_of_hand",
+    "_to_act", "_until_playable", "_winner",
 )
 
 
@@ -102,8 +105,9 @@ class Game:
     """
 
     # With slots every attribute read and write on the hot path stays a fixed-offset
-    # access instead of a dict lookup. A special card's state is not here: it is its
-    # phase's (engine.phases), which the variant declares; variants add no slots.
+    # access instead of a dict lookup. A phase's own state is not here: it is its phase
+    # object's (the drawn card, the pending draw; a special card's, engine.phases, which
+    # the variant declares); variants add no slots.
     __slots__ = (
         "_color",
         "_direction",
@@ -112,19 +116,17 @@ class Game:
         "_drawn",
         "_events",
         "_exposed",
-        "_final",
         "_forced_play",
-        "_guilty",
         "_hands",
         "_jump_in",
         "_legal",
         "_n",
         "_penalty",
         "_pending",
-        "_pending_from",
         "_phase",
         "_reverse_skips",
         "_rng",
+        "_rules",
         "_setup",
         "_seven_o",
         "_special_on_first",
@@ -316,13 +318,8 @@ class Game:
         self._to_act: int | None = None
         self._phase = _P_TURN
         self._winner: int | None = None
-        self._drawn: Card | None = None
-        self._pending = 0
-        self._pending_from: int | None = None
-        self._guilty = False
-        self._final = False
         self._exposed: list[int] = []
-        self._set_specials([phase_type(n) for phase_type in self.special_phases])
+        self._set_phases(Drawn(), Pending(), [phase_type(n) for phase_type in self.special_phases])
         self._events: list[Event] = []
         self._legal: tuple[Action, ...] | None = None
         self._setup: dict[str, Any] = {}
@@ -351,13 +348,22 @@ class Game:
         game._discard = list(self._discard)
         game._exposed = list(self._exposed)
         game._events = list(self._events)
-        game._set_specials([special.copy() for special in dict.fromkeys(self._specials.values())])
+        game._set_phases(self._drawn.copy(), self._pending.copy(),
+                         [special.copy() for special in dict.fromkeys(self._specials.values())])
         game.history = list(self.history)
         game.opening_events = list(self.opening_events)
         return game
 
-    def _set_specials(self, specials: Sequence[SpecialPhase]) -> None:
+    def _set_phases(self, drawn: Drawn, pending: Pending,
+                    specials: Sequence[SpecialPhase]) -> None:
+        # Each phase's object, by phase: the one place the game looks a phase up.
+        self._drawn = drawn
+        self._pending = pending
         self._specials = {p: special for special in specials for p in special.phases}
+        rules: dict[Phase, PhaseRules[Game]] = {_P_TURN: _TURN, _P_DRAWN: drawn,
+                                                _P_PENDING: pending}
+        rules.update(self._specials)
+        self._rules = rules
         self._special_on_play = {e: special for special in specials
                                  for e in special.played_effects}
         self._special_on_first = {e: special for special in specials
@@ -429,12 +435,12 @@ class Game:
     @property
     def drawn_card(self) -> Card | None:
         """The card just drawn, while its player decides whether to play it (R12)."""
-        return self._drawn if self._phase is _P_DRAWN else None
+        return self._drawn.card if self._phase is _P_DRAWN else None
 
     @property
     def pending_draw(self) -> int:
         """Cards ``to_act`` must draw unless they challenge or stack."""
-        return self._pending if self._phase is _P_PENDING else 0
+        return self._pending.amount if self._phase is _P_PENDING else 0
 
     @property
     def uno_owed(self) -> tuple[int, ...]:
@@ -539,10 +545,8 @@ class Game:
         """The hand is over."""
         self._phase = _P_OVER
         self._to_act = None
-        self._pending = 0
-        self._pending_from = None
-        self._final = False
-        self._drawn = None
+        self._pending.clear()
+        self._drawn.card = None
         self._exposed.clear()
 
     # -- more moves a special card's phase makes (engine.phases.base.Table) -------------------
@@ -627,18 +631,8 @@ class Game:
         """The error for an action of ``kind`` that is not what the game waits for."""
         seat = self._to_act
         assert seat is not None
-        who = self.players[seat]
         phase = self._phase
-        if phase is _P_TURN:
-            wants = f"{who} to play a card or draw"
-        elif phase is _P_DRAWN:
-            wants = f"{who} to play the drawn card or keep it"
-        elif phase is _P_PENDING:
-            wants = f"{who} to take the draw" + (
-                ", challenge it" if self.challenges and self._discard[-1] in DRAW_WILDS
-                else "") + (" or pass it on" if self._stack_rule else "")
-        else:
-            wants = self._specials[phase].waiting_for(phase, who)
+        wants = self._rules[phase].waiting_for(self, phase, self.players[seat])
         return NotYourTurnError(f"cannot '{kind.value}' now: the game waits for {wants}")
 
     # == building a game, saving it, replaying it ================================
@@ -777,12 +771,13 @@ class Game:
             source = (to_act - direction) % n if pending_from is None else pending_from
             if not 0 <= source < n or source == to_act:
                 raise SetupError("pending_from must be another seat")
-            game._pending, game._pending_from = pending_draw, source
+            pending = game._pending
+            pending.amount, pending.source = pending_draw, source
             game._phase = Phase.PENDING
             if empty and empty != [source]:
                 raise SetupError("only the player who played the draw card can have gone out")
             if empty:
-                game._final = True
+                pending.final = True
                 game._winner = source
             elif top in DRAW_WILDS and game.challenges:
                 before = _color(previous_color) if previous_color is not None else (
@@ -791,7 +786,7 @@ class Game:
                     raise SetupError("give previous_color: the color in play before the "
                                      f"{card_name(top)}")
                 under = discard[-2] if len(discard) > 1 else top
-                game._guilty = game.bluffed(seat_hands[source], before, under)
+                pending.guilty = game.bluffed(seat_hands[source], before, under)
             if top not in DRAW_WILDS and game._stack_rule is None:
                 raise SetupError("without stacking only a draw wild leaves a draw pending")
         elif empty:
@@ -806,7 +801,7 @@ class Game:
                 raise SetupError("the drawn card must be in the hand of the player to act")
             if not game.may_play_drawn_card:
                 raise SetupError(f"in {cls.name} a drawn card is never played that turn (R29)")
-            game._drawn = got
+            game._drawn.card = got
             game._phase = Phase.DRAWN
         for s in uno_owed:
             if not 0 <= s < n or len(seat_hands[s]) != 1:
@@ -958,13 +953,10 @@ class Game:
             "to_act": self._to_act,
             "phase": self._phase.value,
             "winner": self._winner,
-            "drawn": self._drawn.text if self._drawn is not None else None,
-            "pending": self._pending,
-            "pending_from": self._pending_from,
-            "guilty": self._guilty,
-            "final": self._final,
-            "uno_owed": list(self._exposed),
         }
+        self._drawn.write_json(state)
+        self._pending.write_json(state)
+        state["uno_owed"] = list(self._exposed)
         # Every variant saves every special phase's state (a default where it has none),
         # so the saved format is the same for all: old saves and golden files load.
         specials = self._specials
@@ -1021,11 +1013,8 @@ class Game:
         game._to_act = s["to_act"]
         game._phase = Phase(s["phase"])
         game._winner = s["winner"]
-        game._drawn = Card.parse(s["drawn"]) if s["drawn"] is not None else None
-        game._pending = s["pending"]
-        game._pending_from = s["pending_from"]
-        game._guilty = s["guilty"]
-        game._final = s["final"]
+        game._drawn.read_json(s)
+        game._pending.read_json(s)
         game._exposed = list(s["uno_owed"])
         for special in dict.fromkeys(game._specials.values()):
             special.read_json(dict(s))
@@ -1062,60 +1051,16 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every legal action now: the decision of :attr:`to_act`, then UNO calls and
         catches (each naming its actor) and jump-ins (house rule)."""
-        phase = self._phase
         out: list[Action] = []
         seat = self._to_act
         if seat is None:  # the hand is over
             return out
-        if phase is _P_TURN:
-            color = self._color
-            rank = self._discard[-1].rank
-            # R3: the color in play or the top card's symbol; colorless cards (wilds,
-            # blanks) go on anything, naming a color.
-            playable: list[Card] = []
-            for c in self._hands[seat]:
-                if c.color is color or c.rank is rank or c.color is None:
-                    playable.append(c)
-            seven_o = self._seven_o
-            # One action per distinct card; most hands offer one play or none, so the
-            # copies are only looked for when there are two.
-            for c in dict.fromkeys(playable) if len(playable) > 1 else playable:
-                if c.color is None:
-                    if c is WILD_SWAP:
-                        self._add_plays(seat, c, out)
-                    else:
-                        out.extend(COLOR_PLAYS[c])
-                elif seven_o:
-                    self._add_plays(seat, c, out)
-                else:
-                    out.append(PLAIN_PLAYS[c])
-            if self._draw or len(self._discard) > 1:
-                out.append(DRAW)
-            elif not out:
-                out.append(PASS)  # R2: nothing to draw and nothing to play
-            if self._jump_in:
-                self._add_jumps(seat, out)
-        elif phase is _P_DRAWN:
-            drawn = self._drawn
-            assert drawn is not None
-            matches = self._matches(drawn)
-            if matches:
-                self._add_plays(seat, drawn, out)
-            if not (matches and self._forced_play):
-                out.append(PASS)
-        elif phase is _P_PENDING:
-            out.append(ACCEPT)
-            top = self._discard[-1]
-            if self.challenges and top in DRAW_WILDS:
-                out.append(CHALLENGE)
-            if self._stack_rule is not None and not self._final:
-                for c in dict.fromkeys(self._hands[seat]):
-                    if self._stacks_on(c, top):
-                        self._add_plays(seat, c, out)
-        else:  # a special card's phase answers for itself
-            self._specials[phase].legal(self, phase, seat, out)
-        if (phase is _P_TURN or phase is _P_DRAWN or phase is _P_PENDING) and self._penalty \
-                and len(self._hands[seat]) == 2:
+        phase = self._phase
+        rules = self._rules[phase]  # the phase's object answers (Turn, Drawn, Pending, ...)
+        rules.legal(self, phase, seat, out)
+        if self._jump_in and rules.jumps:  # house rule: out of turn, before this turn begins
+            self._add_jumps(seat, out)
+        if self._penalty and len(self._hands[seat]) == 2 and rules.plays:
             # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
             # hands, so that call is made on its own afterwards).
             out.extend([c for c in map(CALLING_PLAYS.get, map(id, out)) if c is not None])
@@ -1166,12 +1111,6 @@ class Game:
                         Action(ActionKind.CATCH, seat=c, target=s) for c in range(n) if c != s)
                 out.extend(calls)
 
-    def _stacks_on(self, c: Card, top: Card) -> bool:
-        if self._stack_rule == "same":  # progressive UNO: the same card only
-            return c.rank is top.rank
-        mine = DRAW_OF.get(c)  # stacking: a draw at least as big
-        return mine is not None and mine >= DRAW_OF[top]
-
     # -- checking an action ----------------------------------------------------------------
 
     def is_legal(self, action: Action | str) -> bool:
@@ -1210,7 +1149,7 @@ class Game:
 
     def _check_action(self, a: Action) -> IllegalActionError | None:
         phase = self._phase
-        if phase is Phase.OVER:
+        if phase is _P_OVER:  # no phase's object: nothing may be done
             return GameOverError("the hand is over")
         kind = a.kind
         carried = _FIELDS_OF[kind]
@@ -1223,66 +1162,7 @@ class Game:
             return self._check_jump(a)
         seat = self._to_act
         assert seat is not None
-        who = self.players[seat]
-        if phase is Phase.TURN:
-            if kind is ActionKind.PLAY:
-                return self._check_play(seat, a)
-            if kind is ActionKind.DRAW:
-                if self._draw or len(self._discard) > 1:
-                    return None
-                return UnplayableCardError("both piles are exhausted: nothing can be drawn", "R2")
-            if kind is ActionKind.PASS:
-                if self._draw or len(self._discard) > 1:
-                    return UnplayableCardError(
-                        f"{who} cannot pass: a player who does not play draws a card", "R2")
-                if any(self._matches(c) for c in self._hands[seat]):
-                    return UnplayableCardError(
-                        f"{who} cannot pass: nothing can be drawn, so a playable card must be "
-                        "played", "R2")
-                return None
-        elif phase is Phase.DRAWN:
-            drawn = self._drawn
-            assert drawn is not None
-            if kind is ActionKind.PLAY:
-                if a.card is not drawn:
-                    return UnplayableCardError(
-                        f"after drawing only the drawn card ({card_name(drawn)}) may be played",
-                        "R12")
-                return self._check_play(seat, a)
-            if kind is ActionKind.PASS:
-                if self._forced_play and self._matches(drawn):
-                    return UnplayableCardError(
-                        "forced play (house rule): the drawn card can be played, so it must be")
-                return None
-        elif phase is Phase.PENDING:
-            if kind is ActionKind.ACCEPT:
-                return None
-            if kind is ActionKind.CHALLENGE:
-                top = self._discard[-1]
-                if not self.challenges:
-                    return UnplayableCardError(
-                        f"a {card_name(top)} cannot be challenged in {self.name}", "R31")
-                if top not in DRAW_WILDS:
-                    return UnplayableCardError(
-                        f"only a draw wild can be challenged, not a {card_name(top)}", "R10")
-                return None
-            if kind is ActionKind.PLAY:
-                top = self._discard[-1]
-                if self._stack_rule is None:
-                    return UnplayableCardError(
-                        f"{who} must draw: draw cards cannot be stacked", "R11")
-                if self._final:
-                    return UnplayableCardError("the hand is over: the last draw is only taken",
-                                               "R5")
-                if a.card is None or not self._stacks_on(a.card, top):
-                    rule = ("only the same draw card passes the draw on (progressive UNO)"
-                            if self._stack_rule == "same" else
-                            "only a draw card of the same or a bigger draw passes it on")
-                    return UnplayableCardError(f"{who} must draw: {rule}")
-                return self._check_play(seat, a)
-        else:  # a special card's phase answers for itself
-            return self._specials[phase].check(self, phase, seat, a)
-        return self.not_now(kind)
+        return self._rules[phase].check(self, phase, seat, a)  # the phase's object answers
 
     def _check_play(self, seat: int, a: Action) -> IllegalActionError | None:
         c = a.card
@@ -1335,7 +1215,7 @@ class Game:
     def _check_jump(self, a: Action) -> IllegalActionError | None:
         if not self._jump_in:
             return UnplayableCardError("jump-in is a house rule this table does not play")
-        if self._phase is not _P_TURN:
+        if not self._rules[self._phase].jumps:
             return NotYourTurnError("jump-in is only allowed before a player begins their turn")
         bad = self.check_seat(a.seat, self._to_act, "jump in")
         if bad is not None:
@@ -1385,39 +1265,26 @@ class Game:
         self._legal = None
         events: list[Event] = []
         self._events = events
-        kind = a.kind
-        if kind is _K_PLAY:
-            seat = self._to_act
-            assert seat is not None and a.card is not None
-            if self._exposed and self._phase is _P_TURN:
-                self._exposed.clear()  # R6: this player begins their turn
-            self._play(seat, a.card, a.color, a.target, a.uno)
-        elif kind is _K_DRAW:
-            self._do_draw()
-        elif kind is _K_PASS:
-            self._do_pass()
-        elif kind is _K_ACCEPT:
-            self._do_accept()
-        elif kind is _K_CHALLENGE:
-            self._do_challenge()
-        elif kind is _K_UNO:
-            assert a.seat is not None
-            self._exposed.remove(a.seat)
-            self.event(_V_UNO, a.seat, "uno")
-        elif kind is _K_CATCH:
-            assert a.seat is not None and a.target is not None
-            self._exposed.remove(a.target)
-            self.event(EventKind.CATCH, a.seat, "uno", target=a.target)
-            self.draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
-        elif kind is _K_JUMP:
-            assert a.seat is not None and a.card is not None
-            self._exposed.clear()
-            self.event(EventKind.JUMP, a.seat, "jump-in", cards=(a.card,))
-            self._to_act = a.seat
-            self._play(a.seat, a.card, a.color, a.target)
-        else:  # a special card's phase carries out its own actions
+        actor = a.seat
+        if actor is None:  # the decision of to_act: the phase's object carries it out
             phase = self._phase
-            self._specials[phase].apply(self, phase, a)
+            self._rules[phase].apply(self, phase, a)
+        else:  # out of turn, naming its actor: an UNO call, a catch, a jump-in
+            kind = a.kind
+            if kind is _K_UNO:
+                self._exposed.remove(actor)
+                self.event(_V_UNO, actor, "uno")
+            elif kind is _K_CATCH:
+                assert a.target is not None
+                self._exposed.remove(a.target)
+                self.event(EventKind.CATCH, actor, "uno", target=a.target)
+                self.draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
+            else:
+                assert a.card is not None
+                self._exposed.clear()
+                self.event(EventKind.JUMP, actor, "jump-in", cards=(a.card,))
+                self._to_act = actor
+                self._play(actor, a.card, a.color, a.target)
         self.history.append(a)
         return events
 
@@ -1492,14 +1359,7 @@ class Game:
         victim = self.next_seat(seat)
         if self._stack_rule is not None or (c in DRAW_WILDS and self.challenges):
             # The next player decides: take it, challenge a draw wild, or stack (house rule).
-            self._pending += k
-            self._pending_from = seat
-            self._guilty = guilty
-            self._to_act = victim
-            self._phase = _P_PENDING
-            if self._stack_rule is not None:
-                self.event(EventKind.STACK, seat, self._draw_topic(c), self._pending,
-                         target=victim)
+            self._pending.start(self, seat, c, victim, guilty)
             return
         topic = self._draw_topic(c)
         self.draw_cards(victim, k, topic)
@@ -1514,108 +1374,13 @@ class Game:
         if k is not None:
             # R5: a draw card played last still makes the next player draw.
             victim = self.next_seat(seat)
-            total = self._pending + k
+            total = self._pending.amount + k
             if c in DRAW_WILDS and self.challenges:
                 # The challenge is allowed but always fails: no other card was held.
-                self._pending, self._pending_from = total, seat
-                self._guilty, self._final = False, True
-                self._to_act, self._phase = victim, _P_PENDING
+                self._pending.start_final(self, seat, victim, total)
                 return
             self.draw_cards(victim, total, "final")
         self.end_hand()
-
-    # -- drawing, passing, and a draw card's victim ---------------------------------------------
-
-    def _do_draw(self) -> None:
-        seat = self._to_act
-        assert seat is not None
-        if self._exposed:
-            self._exposed.clear()  # R6: drawing begins this player's turn
-        if self._until_playable:
-            got: list[Card] = []
-            while True:
-                c = self._take(seat)
-                if c is None:
-                    break
-                got.append(c)
-                if self._matches(c):
-                    break
-            self.event(_V_DRAW, seat, "draw-until", len(got), tuple(got))
-            last = got[-1] if got else None
-        else:
-            draw = self._draw
-            if not draw:  # drawing is legal, so the reshuffle refills this same list (R2)
-                self._reshuffle()
-            last = draw.pop()
-            self._hands[seat].append(last)
-            self.event(_V_DRAW, seat, "draw", 1, (last,))
-        if (last is None or not self.may_play_drawn_card
-                or not (last.color is self._color or last.rank is self._discard[-1].rank
-                        or last.color is None)):
-            # R12: only the drawn card could be played, and it cannot; R29: never that turn.
-            self.event(_V_KEEP, seat, "after-draw")
-            self._to_act = (seat + self._direction) % self._n
-            self._phase = _P_TURN
-            return
-        self._drawn = last
-        self._phase = _P_DRAWN
-
-    def _do_pass(self) -> None:
-        seat = self._to_act
-        assert seat is not None
-        if self._phase is _P_DRAWN:
-            self.event(_V_KEEP, seat, "after-draw")
-            self._drawn = None
-        else:
-            self._exposed.clear()
-            self.event(EventKind.PASS, seat, "pass", note="nothing can be drawn or played")
-        self.give_turn(self.next_seat(seat))
-
-    def _do_accept(self) -> None:
-        seat = self._to_act
-        assert seat is not None
-        topic = "final" if self._final else self._draw_topic(self._discard[-1])
-        self.draw_cards(seat, self._pending, topic)
-        if self._final:
-            self.end_hand()
-            return
-        source = self._pending_from
-        self._pending, self._pending_from, self._guilty = 0, None, False
-        self.event(_V_LOSE_TURN, seat, topic)
-        self.give_turn(self.next_seat(seat))
-        if self._n == 2 and source == self._to_act:
-            self.event(_V_AGAIN, source, "two")
-
-    def _do_challenge(self) -> None:
-        seat = self._to_act
-        accused = self._pending_from
-        assert seat is not None and accused is not None
-        top = self._discard[-1]
-        topic = "wd2" if top.rank is Rank.WILD_DRAW2 else "wd4"
-        total = self._pending
-        self.event(EventKind.CHALLENGE, seat, topic, cards=(top,), target=accused)
-        self._pending, self._pending_from = 0, None
-        if self._guilty and not self._final:
-            self._guilty = False
-            self.event(EventKind.GUILTY, seat, topic, target=accused, note=self.bluff_words)
-            self.draw_cards(accused, total, topic, f"their {card_name(top)} was illegal")
-            # R4: the challenger takes their turn, with the color the wild's player named.
-            self.event(EventKind.TAKES_TURN, seat, "challenge-won",
-                     note="a successful challenge does not cost it")
-            self.give_turn(seat)
-            return
-        self._guilty = False
-        self.event(EventKind.INNOCENT, seat, "final" if self._final else topic, target=accused,
-                 note="held no card that would have made it illegal")
-        self.draw_cards(seat, total + 2, "final" if self._final else topic,
-                         "their challenge failed")
-        if self._final:
-            self.end_hand()
-            return
-        self.event(_V_LOSE_TURN, seat, topic)
-        self.give_turn(self.next_seat(seat))
-        if self._n == 2:
-            self.event(_V_AGAIN, accused, "two")
 
     # -- the end of the hand ---------------------------------------------------------------
 
@@ -1631,6 +1396,393 @@ class Game:
         points = ({s: self.hand_points(h, self.options) for s, h in held.items()}
                   if self.has_points() else None)
         return HandResult(out, held, points)
+
+
+# == the turn's own phases ====================================================
+# Each is an object answering for its phase side by side, as a special card's phase does
+# (engine.phases): its legal actions, its checks, what its actions do, what the game
+# waits for, and its own state (the drawn card, the pending draw). They live here, with
+# the game, because they are the turn itself: they read the hands and piles directly.
+
+
+class Turn(PhaseRules[Game]):
+    """``TURN``: ``to_act`` plays a card or draws (or passes: nothing to draw and nothing
+    to play, R2); the others may jump in (house rule). It holds no state."""
+
+    __slots__ = ()
+    phases: ClassVar[tuple[Phase, ...]] = (Phase.TURN,)
+    plays: ClassVar[bool] = True
+    jumps: ClassVar[bool] = True
+
+    def legal(self, table: Game, phase: Phase, seat: int, out: list[Action]) -> None:
+        """Each playable card (R3), then ``draw`` (or ``pass``, R2)."""
+        game = table
+        color = game._color
+        rank = game._discard[-1].rank
+        # R3: the color in play or the top card's symbol; colorless cards (wilds,
+        # blanks) go on anything, naming a color.
+        playable: list[Card] = []
+        for c in game._hands[seat]:
+            if c.color is color or c.rank is rank or c.color is None:
+                playable.append(c)
+        seven_o = game._seven_o
+        # One action per distinct card; most hands offer one play or none, so the
+        # copies are only looked for when there are two.
+        for c in dict.fromkeys(playable) if len(playable) > 1 else playable:
+            if c.color is None:
+                if c is WILD_SWAP:
+                    game._add_plays(seat, c, out)
+                else:
+                    out.extend(COLOR_PLAYS[c])
+            elif seven_o:
+                game._add_plays(seat, c, out)
+            else:
+                out.append(PLAIN_PLAYS[c])
+        if game._draw or len(game._discard) > 1:
+            out.append(DRAW)
+        elif not out:
+            out.append(PASS)  # R2: nothing to draw and nothing to play
+
+    def check(self, table: Game, phase: Phase, seat: int,
+              a: Action) -> IllegalActionError | None:
+        """A matching card held (R3); a draw while there is one (R2); a pass only when
+        nothing can be drawn or played (R2)."""
+        game = table
+        kind = a.kind
+        if kind is _K_PLAY:
+            return game._check_play(seat, a)
+        if kind is _K_DRAW:
+            if game._draw or len(game._discard) > 1:
+                return None
+            return UnplayableCardError("both piles are exhausted: nothing can be drawn", "R2")
+        if kind is _K_PASS:
+            who = game.players[seat]
+            if game._draw or len(game._discard) > 1:
+                return UnplayableCardError(
+                    f"{who} cannot pass: a player who does not play draws a card", "R2")
+            if any(game._matches(c) for c in game._hands[seat]):
+                return UnplayableCardError(
+                    f"{who} cannot pass: nothing can be drawn, so a playable card must be "
+                    "played", "R2")
+            return None
+        return game.not_now(kind)
+
+    def apply(self, table: Game, phase: Phase, a: Action) -> None:
+        """Play, draw or pass; each begins the player's turn, ending any UNO catch (R6)."""
+        game = table
+        seat = game._to_act
+        assert seat is not None
+        kind = a.kind
+        if kind is _K_PLAY:
+            assert a.card is not None
+            if game._exposed:
+                game._exposed.clear()  # R6: this player begins their turn
+            game._play(seat, a.card, a.color, a.target, a.uno)
+        elif kind is _K_DRAW:
+            self._draw(game, seat)
+        else:
+            game._exposed.clear()
+            game.event(EventKind.PASS, seat, "pass", note="nothing can be drawn or played")
+            game.give_turn(game.next_seat(seat))
+
+    def _draw(self, game: Game, seat: int) -> None:
+        if game._exposed:
+            game._exposed.clear()  # R6: drawing begins this player's turn
+        if game._until_playable:
+            got: list[Card] = []
+            while True:
+                c = game._take(seat)
+                if c is None:
+                    break
+                got.append(c)
+                if game._matches(c):
+                    break
+            game.event(_V_DRAW, seat, "draw-until", len(got), tuple(got))
+            last = got[-1] if got else None
+        else:
+            draw = game._draw
+            if not draw:  # drawing is legal, so the reshuffle refills this same list (R2)
+                game._reshuffle()
+            last = draw.pop()
+            game._hands[seat].append(last)
+            game.event(_V_DRAW, seat, "draw", 1, (last,))
+        if (last is None or not game.may_play_drawn_card
+                or not (last.color is game._color or last.rank is game._discard[-1].rank
+                        or last.color is None)):
+            # R12: only the drawn card could be played, and it cannot; R29: never that turn.
+            game.event(_V_KEEP, seat, "after-draw")
+            game._to_act = (seat + game._direction) % game._n
+            game._phase = _P_TURN
+            return
+        game._drawn.card = last
+        game._phase = _P_DRAWN
+
+    def waiting_for(self, table: Game, phase: Phase, who: str) -> str:
+        """Playing or drawing."""
+        return f"{who} to play a card or draw"
+
+
+class Drawn(PhaseRules[Game]):
+    """``DRAWN``: ``to_act`` drew a card that can be played: play it or keep it (R12)."""
+
+    __slots__ = ("card",)
+    phases: ClassVar[tuple[Phase, ...]] = (Phase.DRAWN,)
+    plays: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        """No card drawn."""
+        #: The card just drawn (left as it was once played: the saved games hold it so).
+        self.card: Card | None = None
+
+    def copy(self) -> Drawn:
+        """The same drawn card."""
+        other = Drawn()
+        other.card = self.card
+        return other
+
+    def legal(self, table: Game, phase: Phase, seat: int, out: list[Action]) -> None:
+        """The drawn card, if it matches (R12); keeping it, unless forced play (house rule)."""
+        drawn = self.card
+        assert drawn is not None
+        matches = table._matches(drawn)
+        if matches:
+            table._add_plays(seat, drawn, out)
+        if not (matches and table._forced_play):
+            out.append(PASS)
+
+    def check(self, table: Game, phase: Phase, seat: int,
+              a: Action) -> IllegalActionError | None:
+        """Only the drawn card is played (R12); it is kept unless forced play says not."""
+        drawn = self.card
+        assert drawn is not None
+        kind = a.kind
+        if kind is _K_PLAY:
+            if a.card is not drawn:
+                return UnplayableCardError(
+                    f"after drawing only the drawn card ({card_name(drawn)}) may be played",
+                    "R12")
+            return table._check_play(seat, a)
+        if kind is _K_PASS:
+            if table._forced_play and table._matches(drawn):
+                return UnplayableCardError(
+                    "forced play (house rule): the drawn card can be played, so it must be")
+            return None
+        return table.not_now(kind)
+
+    def apply(self, table: Game, phase: Phase, a: Action) -> None:
+        """Play the drawn card, or keep it and play goes on."""
+        seat = table._to_act
+        assert seat is not None
+        if a.kind is _K_PLAY:
+            assert a.card is not None
+            table._play(seat, a.card, a.color, a.target, a.uno)
+            return
+        table.event(_V_KEEP, seat, "after-draw")
+        self.card = None
+        table.give_turn(table.next_seat(seat))
+
+    def waiting_for(self, table: Game, phase: Phase, who: str) -> str:
+        """Playing the drawn card or keeping it."""
+        return f"{who} to play the drawn card or keep it"
+
+    def write_json(self, state: dict[str, Any]) -> None:
+        """``drawn``."""
+        state["drawn"] = self.card.text if self.card is not None else None
+
+    def read_json(self, state: Mapping[str, Any]) -> None:
+        """``drawn``."""
+        self.card = Card.parse(state["drawn"]) if state["drawn"] is not None else None
+
+
+class Pending(PhaseRules[Game]):
+    """``PENDING``: ``to_act`` must take a draw, challenge a draw wild (R10) or pass the
+    draw on (stacking, house rule); the draw, who played it, and whether it was a bluff."""
+
+    __slots__ = ("amount", "final", "guilty", "source")
+    phases: ClassVar[tuple[Phase, ...]] = (Phase.PENDING,)
+    plays: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        """No draw pending."""
+        #: The cards to take (stacked draws add up).
+        self.amount = 0
+        #: The seat that played the draw card.
+        self.source: int | None = None
+        #: The draw wild was a bluff: a challenge succeeds (R10).
+        self.guilty = False
+        #: The draw card was its player's last: the hand ends once it is taken (R5).
+        self.final = False
+
+    def copy(self) -> Pending:
+        """The same draw."""
+        other = Pending()
+        other.amount, other.source = self.amount, self.source
+        other.guilty, other.final = self.guilty, self.final
+        return other
+
+    def clear(self) -> None:
+        """The hand is over: nothing left to take (``guilty`` stays, as saved games have it)."""
+        self.amount = 0
+        self.source = None
+        self.final = False
+
+    # -- starting ----------------------------------------------------------------------
+
+    def start(self, game: Game, seat: int, c: Card, victim: int, guilty: bool) -> None:
+        """``seat`` played the draw card ``c``; ``victim`` decides (its draw adds to any
+        draw passed on)."""
+        self.amount += DRAW_OF[c]
+        self.source = seat
+        self.guilty = guilty
+        game._to_act = victim
+        game._phase = _P_PENDING
+        if game._stack_rule is not None:
+            game.event(EventKind.STACK, seat, game._draw_topic(c), self.amount, target=victim)
+
+    def start_final(self, game: Game, seat: int, victim: int, total: int) -> None:
+        """``seat`` went out with a draw wild: ``victim`` takes ``total`` or challenges,
+        in vain (R5)."""
+        self.amount, self.source = total, seat
+        self.guilty, self.final = False, True
+        game._to_act, game._phase = victim, _P_PENDING
+
+    # -- the phase's questions -----------------------------------------------------------
+
+    def legal(self, table: Game, phase: Phase, seat: int, out: list[Action]) -> None:
+        """``accept``; ``challenge`` a draw wild; a draw card that stacks (house rule)."""
+        game = table
+        out.append(ACCEPT)
+        top = game._discard[-1]
+        if game.challenges and top in DRAW_WILDS:
+            out.append(CHALLENGE)
+        if game._stack_rule is not None and not self.final:
+            for c in dict.fromkeys(game._hands[seat]):
+                if self._stacks_on(game, c, top):
+                    game._add_plays(seat, c, out)
+
+    def _stacks_on(self, game: Game, c: Card, top: Card) -> bool:
+        if game._stack_rule == "same":  # progressive UNO: the same card only
+            return c.rank is top.rank
+        mine = DRAW_OF.get(c)  # stacking: a draw at least as big
+        return mine is not None and mine >= DRAW_OF[top]
+
+    def check(self, table: Game, phase: Phase, seat: int,
+              a: Action) -> IllegalActionError | None:
+        """A challenge only of a draw wild where the variant allows it (R10, R31); a play
+        only under stacking, with a draw card that passes the draw on (R11)."""
+        game = table
+        kind = a.kind
+        if kind is _K_ACCEPT:
+            return None
+        if kind is _K_CHALLENGE:
+            top = game._discard[-1]
+            if not game.challenges:
+                return UnplayableCardError(
+                    f"a {card_name(top)} cannot be challenged in {game.name}", "R31")
+            if top not in DRAW_WILDS:
+                return UnplayableCardError(
+                    f"only a draw wild can be challenged, not a {card_name(top)}", "R10")
+            return None
+        if kind is _K_PLAY:
+            top = game._discard[-1]
+            who = game.players[seat]
+            if game._stack_rule is None:
+                return UnplayableCardError(
+                    f"{who} must draw: draw cards cannot be stacked", "R11")
+            if self.final:
+                return UnplayableCardError("the hand is over: the last draw is only taken",
+                                           "R5")
+            if a.card is None or not self._stacks_on(game, a.card, top):
+                rule = ("only the same draw card passes the draw on (progressive UNO)"
+                        if game._stack_rule == "same" else
+                        "only a draw card of the same or a bigger draw passes it on")
+                return UnplayableCardError(f"{who} must draw: {rule}")
+            return game._check_play(seat, a)
+        return game.not_now(kind)
+
+    def apply(self, table: Game, phase: Phase, a: Action) -> None:
+        """Take the draw, challenge it, or pass it on with a draw card."""
+        kind = a.kind
+        if kind is _K_ACCEPT:
+            self._accept(table)
+        elif kind is _K_CHALLENGE:
+            self._challenge(table)
+        else:
+            seat = table._to_act
+            assert seat is not None and a.card is not None
+            table._play(seat, a.card, a.color, a.target, a.uno)
+
+    def _accept(self, game: Game) -> None:
+        seat = game._to_act
+        assert seat is not None
+        topic = "final" if self.final else game._draw_topic(game._discard[-1])
+        game.draw_cards(seat, self.amount, topic)
+        if self.final:
+            game.end_hand()
+            return
+        source = self.source
+        self.amount, self.source, self.guilty = 0, None, False
+        game.event(_V_LOSE_TURN, seat, topic)
+        game.give_turn(game.next_seat(seat))
+        if game._n == 2 and source == game._to_act:
+            game.event(_V_AGAIN, source, "two")
+
+    def _challenge(self, game: Game) -> None:
+        seat = game._to_act
+        accused = self.source
+        assert seat is not None and accused is not None
+        top = game._discard[-1]
+        topic = "wd2" if top.rank is Rank.WILD_DRAW2 else "wd4"
+        total = self.amount
+        game.event(EventKind.CHALLENGE, seat, topic, cards=(top,), target=accused)
+        self.amount, self.source = 0, None
+        final = self.final
+        if self.guilty and not final:
+            self.guilty = False
+            game.event(EventKind.GUILTY, seat, topic, target=accused, note=game.bluff_words)
+            game.draw_cards(accused, total, topic, f"their {card_name(top)} was illegal")
+            # R4: the challenger takes their turn, with the color the wild's player named.
+            game.event(EventKind.TAKES_TURN, seat, "challenge-won",
+                       note="a successful challenge does not cost it")
+            game.give_turn(seat)
+            return
+        self.guilty = False
+        game.event(EventKind.INNOCENT, seat, "final" if final else topic, target=accused,
+                   note="held no card that would have made it illegal")
+        game.draw_cards(seat, total + 2, "final" if final else topic, "their challenge failed")
+        if final:
+            game.end_hand()
+            return
+        game.event(_V_LOSE_TURN, seat, topic)
+        game.give_turn(game.next_seat(seat))
+        if game._n == 2:
+            game.event(_V_AGAIN, accused, "two")
+
+    def waiting_for(self, table: Game, phase: Phase, who: str) -> str:
+        """Taking the draw, challenging it, passing it on."""
+        return f"{who} to take the draw" + (
+            ", challenge it" if table.challenges and table._discard[-1] in DRAW_WILDS
+            else "") + (" or pass it on" if table._stack_rule else "")
+
+    # -- saving -------------------------------------------------------------------------
+
+    def write_json(self, state: dict[str, Any]) -> None:
+        """``pending``, ``pending_from``, ``guilty``, ``final``."""
+        state["pending"] = self.amount
+        state["pending_from"] = self.source
+        state["guilty"] = self.guilty
+        state["final"] = self.final
+
+    def read_json(self, state: Mapping[str, Any]) -> None:
+        """``pending``, ``pending_from``, ``guilty``, ``final``."""
+        self.amount = state["pending"]
+        self.source = state["pending_from"]
+        self.guilty = state["guilty"]
+        self.final = state["final"]
+
+
+#: TURN's object: it holds no state, so every game shares it.
+_TURN = Turn()
 
 
 def _citations(sheet: str, sections: Mapping[str, tuple[str | None, str]]

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .base import Phase, SpecialPhase, Table
+from .base import Phase, PhaseRules, SpecialPhase, Table
 from .dip import DipGive
 from .droid import Droid
 from .jackpot_discard import JackpotDiscard
@@ -17,4 +17,4 @@ SPECIAL_PHASES: tuple[type[SpecialPhase], ...] = (
     NameColor, DipGive, JackpotLever, JackpotDiscard, Droid)
 
 __all__ = ["SPECIAL_PHASES", "DipGive", "Droid", "JackpotDiscard", "JackpotLever", "NameColor",
-           "Phase", "SpecialPhase", "Table"]
+           "Phase", "PhaseRules", "SpecialPhase", "Table"]

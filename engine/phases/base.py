@@ -1,5 +1,6 @@
-"""What a special card's phase is: :class:`Phase`, :class:`SpecialPhase` and the
-:class:`Table` a phase plays on.
+"""What a phase's object is: :class:`Phase`, :class:`PhaseRules` (the questions every
+phase's object answers, the turn's own in ``engine.game`` included),
+:class:`SpecialPhase` and the :class:`Table` a special card's phase plays on.
 
 A special card (a Wild turned up first, Wild Jackpot's lever, Dip's give, the
 droid) opens a decision of its own before play goes on. Each is an object, in a
@@ -20,7 +21,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..actions import Action, ActionKind, IllegalActionError, NotYourTurnError
 from ..card_facts import Effect
@@ -101,14 +102,53 @@ class Table(Protocol):
     def start_phase(self, phase: Phase, seat: int) -> None: ...
 
 
-class SpecialPhase:
-    """One special card's phase (or a few that share state): its state, its legal
-    actions, its checks, its moves and its JSON. Subclasses override what they need."""
+#: The game a phase's object plays on: :class:`Table` for a special card's phase; the
+#: turn's own phases (in ``engine.game``) take the game itself. Contravariant: an object
+#: written for any :class:`Table` answers for the game too.
+TableT_contra = TypeVar("TableT_contra", contravariant=True)
+
+
+class PhaseRules(Generic[TableT_contra]):
+    """What every phase's object answers, side by side: the legal actions, why an action
+    is not legal, what applying one does, and what the game waits for. The game holds one
+    object per phase and hands each question to it in one place (``Game.legal_actions``,
+    the checks, ``Game.apply``). The turn's own phases (``TURN``, ``DRAWN``, ``PENDING``)
+    are in ``engine.game``; the special cards' are :class:`SpecialPhase` objects."""
 
     __slots__ = ()
 
     #: The phases this object answers for.
     phases: ClassVar[tuple[Phase, ...]] = ()
+    #: Whether the decision here is a play that may call UNO as it goes down (R6): the
+    #: turn's own phases.
+    plays: ClassVar[bool] = False
+    #: Whether the others may jump in now (house rule): ``TURN``, before it begins.
+    jumps: ClassVar[bool] = False
+
+    def legal(self, table: TableT_contra, phase: Phase, seat: int, out: list[Action]) -> None:
+        """Add every legal action of ``seat`` in ``phase`` to ``out``."""
+        raise NotImplementedError
+
+    def check(self, table: TableT_contra, phase: Phase, seat: int,
+              a: Action) -> IllegalActionError | None:
+        """Why ``a`` may not be taken by ``seat`` in ``phase`` (None if it may)."""
+        raise NotImplementedError
+
+    def apply(self, table: TableT_contra, phase: Phase, a: Action) -> None:
+        """Carry out ``a``, already checked."""
+        raise NotImplementedError
+
+    def waiting_for(self, table: TableT_contra, phase: Phase, who: str) -> str:
+        """What the game waits for ``who`` to do in ``phase``."""
+        raise NotImplementedError
+
+
+class SpecialPhase(PhaseRules[Table]):
+    """One special card's phase (or a few that share state): its state, its legal
+    actions, its checks, its moves and its JSON. Subclasses override what they need."""
+
+    __slots__ = ()
+
     #: Effects of a card played that start this phase (see :meth:`on_play`).
     played_effects: ClassVar[tuple[Effect, ...]] = ()
     #: Effects of the first card turned up that start this phase (see :meth:`on_first_card`).
@@ -138,24 +178,7 @@ class SpecialPhase:
         """Another phase hands ``seat`` over to ``phase`` (the lever to its discard)."""
         raise NotImplementedError
 
-    # -- the questions a phase answers ----------------------------------------------------
-
-    def legal(self, table: Table, phase: Phase, seat: int, out: list[Action]) -> None:
-        """Add every legal action of ``seat`` in ``phase`` to ``out``."""
-        raise NotImplementedError
-
-    def check(self, table: Table, phase: Phase, seat: int,
-              a: Action) -> IllegalActionError | None:
-        """Why ``a`` may not be taken by ``seat`` in ``phase`` (None if it may)."""
-        raise NotImplementedError
-
-    def apply(self, table: Table, phase: Phase, a: Action) -> None:
-        """Carry out ``a``, already checked."""
-        raise NotImplementedError
-
-    def waiting_for(self, phase: Phase, who: str) -> str:
-        """What the game waits for ``who`` to do in ``phase``."""
-        raise NotImplementedError
+    # (legal, check, apply and waiting_for: see PhaseRules)
 
     # -- what it holds -------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ class DipGive(SpecialPhase):
             return table.not_now(a.kind)
         return table.check_held(seat, a.card)
 
-    def waiting_for(self, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
         """Giving a card."""
         return f"{who} to give a card to the next player"
 

@@ -89,7 +89,7 @@ class Droid(SpecialPhase):
                 "the droid needs a card of a different color from the last one", "R36")
         return None
 
-    def waiting_for(self, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
         """Laying a card."""
         return f"{who} to lay a card for the droid"
 

@@ -72,7 +72,7 @@ class JackpotDiscard(SpecialPhase):
                 f"a {a.card.color.value} card was already discarded: one per color", "R18")
         return None
 
-    def waiting_for(self, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
         """Discarding, or being done."""
         return f"{who} to discard up to one card of each color, or be done"
 

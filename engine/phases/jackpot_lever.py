@@ -80,7 +80,7 @@ class JackpotLever(SpecialPhase):
             return None
         return table.not_now(a.kind)
 
-    def waiting_for(self, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
         """Choosing, or pulling the lever."""
         if phase is Phase.CHOOSE:
             return f"{who} to choose who performs the rule card"

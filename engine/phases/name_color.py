@@ -68,7 +68,7 @@ class NameColor(SpecialPhase):
             table.swap_hands(seat, a.target, "first-swap")
         table.give_turn(seat)
 
-    def waiting_for(self, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
         """``who`` names the color."""
         return f"{who} to name the color"
 

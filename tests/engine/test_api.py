@@ -208,6 +208,25 @@ def test_from_position_phases():
     assert "catch 1 0" in legal(owed)
 
 
+def test_a_copy_has_its_own_drawn_card_and_pending_draw():
+    # The turn's own phases hold their state in their objects (engine.game: Drawn, Pending).
+    drawn = position("classic", ["red-2 red-9", "blue-3"], "red-5", drawn="red-9")
+    copy = drawn.copy()
+    play(copy, "pass")
+    assert copy.phase is Phase.TURN and copy.drawn_card is None
+    assert drawn.phase is Phase.DRAWN and drawn.drawn_card == card("red-9")
+    pending = position("classic", ["blue-3 green-1", "red-1 yellow-2"], "red-5 wild-draw4",
+                       "green-7 green-8 green-9 yellow-7", current_color="blue",
+                       pending_draw=4, to_act=0)
+    copy = pending.copy()
+    play(copy, "accept")
+    assert copy.phase is Phase.TURN and copy.pending_draw == 0
+    assert pending.phase is Phase.PENDING and pending.pending_draw == 4
+    state = pending.to_json()["state"]
+    assert [state[k] for k in ("drawn", "pending", "pending_from", "guilty", "final")] == [
+        None, 4, 1, True, False]
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"hands": ["wild-draw4 " * 5, "red-1"], "discard": "red-5"}, "appears 5 times"),
     ({"hands": ["red-1", "red-2"], "discard": "wild"}, "current color"),
