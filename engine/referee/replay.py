@@ -148,8 +148,8 @@ class Position:
         the cards that matter, made whole.
 
         >>> p = Position("classic", ("Ann", "Bea"), (("red-7",), ("blue-3",)), ("red-5",))
-        >>> len(p.filled().draw), p.filled().draw == p.filled().draw
-        (105, True)
+        >>> len(p.filled().draw), p.filled().draw == p.filled().draw  # 109 cards less 3
+        (106, True)
         """
         deck = _variant_of(self.variant).deck_counts(self.options)
         left = Counter(deck)
