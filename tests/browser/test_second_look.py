@@ -99,7 +99,8 @@ CARD_CONTRAST = """(selector) => {
 def phone(browser, base_url, request) -> Iterator[Page]:
     """A 360x640 touch phone in the colour scheme the test is given, in a far time zone."""
     context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url,
-                                  color_scheme=request.param, timezone_id=ZONE,
+                                  color_scheme=getattr(request, "param", "light"),
+                                  timezone_id=ZONE,
                                   has_touch=True, is_mobile=True)
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -111,19 +112,23 @@ def phone(browser, base_url, request) -> Iterator[Page]:
 
 
 def checked(page: Page, name: str) -> None:
-    """The page as it is now: axe clean, no broken word, no small text or target, no
-    sideways scroll."""
+    """The page as it is now, in light and in dark: axe clean, no broken word, no small
+    text or target, no sideways scroll. (Both schemes on the one page: a flow is walked
+    once, not once per scheme.)"""
     page.wait_for_load_state()
-    problems = {
-        "axe": violations(page),
-        "words broken": page.evaluate(BROKEN_WORDS),
-        f"text under {MIN_TEXT}px": page.evaluate(SMALL_TEXT),
-        f"targets under {MIN_TARGET}px": page.evaluate(SMALL_TARGETS),
-    }
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"{name}: scrolls sideways ({width}px)"
-    problems = {k: v for k, v in problems.items() if v}
-    assert not problems, f"{name}: {problems}"
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        problems = {
+            "axe": violations(page),
+            "words broken": page.evaluate(BROKEN_WORDS),
+            f"text under {MIN_TEXT}px": page.evaluate(SMALL_TEXT),
+            f"targets under {MIN_TARGET}px": page.evaluate(SMALL_TARGETS),
+        }
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{name} ({scheme}): scrolls sideways ({width}px)"
+        problems = {k: v for k, v in problems.items() if v}
+        assert not problems, f"{name} ({scheme}): {problems}"
+    page.emulate_media(color_scheme=None)  # back to the phone's own
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
@@ -207,7 +212,6 @@ def test_the_lever_is_in_the_first_screen_and_a_long_rule_card_is_whole(phone: P
     expect(page.locator("#saved")).to_be_visible()
 
 
-@pytest.mark.parametrize("phone", SCHEMES, indirect=True)
 def test_start_game_is_always_in_reach(phone: Page) -> None:
     page = phone
     page.goto("/games/new")
@@ -227,7 +231,6 @@ def test_start_game_is_always_in_reach(phone: Page) -> None:
     expect(page.locator("#standings")).to_be_visible()
 
 
-@pytest.mark.parametrize("phone", SCHEMES, indirect=True)
 def test_every_save_says_what_it_did_in_the_phones_own_time(phone: Page) -> None:
     page = phone
     start_game(page, "classic", ["Ann", "Bob", "Cy"])
@@ -295,7 +298,6 @@ def test_every_save_says_what_it_did_in_the_phones_own_time(phone: Page) -> None
     checked(page, "home, two games")
 
 
-@pytest.mark.parametrize("phone", SCHEMES, indirect=True)
 def test_no_ruling_code_where_players_read(phone: Page) -> None:
     page = phone
     for path in ("/rules/classic", "/rules/wild-jackpot", "/jackpot?players=Ann,Bob,Cy"):
@@ -352,18 +354,12 @@ def test_a_first_load_on_fast_3g(browser, base_url, a_phone_with_a_game) -> None
     for path, (cold, warm, compressed) in found.items():
         assert compressed, f"{path}: sent uncompressed"
         assert warm < WARM_MS, f"{path}: warm {warm} ms"
-    # Cold: the test below holds the goal (not met yet); this one keeps what is reached.
+    # Cold: what is reached is kept (within 150 ms of the goal) ...
     slow = {path: cold for path, (cold, _, _) in found.items() if cold >= COLD_MS + 150}
     assert not slow, slow
-
-
-@pytest.mark.xfail(reason="Not met yet: cold loads take about 470-600 ms on Fast 3G (two "
-                          "round trips of 150 ms, then 12-29 KB of CSS and scripts); "
-                          "see docs/decisions.md", strict=False)
-def test_a_cold_load_on_fast_3g_is_under_half_a_second(browser, base_url,
-                                                       a_phone_with_a_game) -> None:
-    game, storage = a_phone_with_a_game
-    found = first_loads(browser, base_url, ["/", "/rules/classic", "/games/new", game,
-                                            f"{game}/hands/new?out=0"], storage)
+    # ... and the goal itself, not met yet, is said as an expected failure (measured once:
+    # each measurement costs seconds of the suite).
     slow = {path: cold for path, (cold, _, _) in found.items() if cold >= COLD_MS}
-    assert not slow
+    if slow:
+        pytest.xfail(f"Not met yet: cold loads on Fast 3G {slow} ms (two round trips of "
+                     "150 ms, then 12-29 KB of CSS and scripts); see docs/decisions.md")
