@@ -312,7 +312,7 @@ def test_no_ruling_code_where_players_read(phone: Page) -> None:
 
 def first_loads(browser, base_url, paths: list[str], storage) -> dict[str, tuple[int, int, bool]]:
     """Each page loaded on Fast 3G by a phone with an empty cache (cold), then again (warm,
-    twice):
+    three times):
     ms to the load event (every script run), and whether the page came compressed."""
     found = {}
     for path in paths:
@@ -323,13 +323,14 @@ def first_loads(browser, base_url, paths: list[str], storage) -> dict[str, tuple
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", FAST_3G)
         times = []
-        for _ in ("cold", "warm", "warm again"):
+        for _ in ("cold", "warm", "warm again", "warm a third time"):
             page.goto(path, wait_until="load")
             times.append(page.evaluate("""() => { const n = performance.getEntriesByType('navigation')[0];
                 return [Math.round(n.loadEventEnd), n.encodedBodySize < n.decodedBodySize]; }"""))
         context.close()
-        # Warm: the better of two (the machine's other work only ever adds time).
-        found[path] = (times[0][0], min(times[1][0], times[2][0]), times[0][1])
+        # Warm: the best of three (the machine's other work, the rest of the suite
+        # included, only ever adds time).
+        found[path] = (times[0][0], min(t[0] for t in times[1:]), times[0][1])
     print("\nFast 3G, ms to load (cold, warm, compressed):", found)
     return found
 
