@@ -167,3 +167,19 @@ def test_rule_text_is_escaped(client, table, monkeypatch):
 def test_quotes_and_apostrophes_read_as_written(client, table):
     text = table.text(client.get("/rules/star-wars"))
     assert "Wild Let's Build a Droid" in text and 'say "UNO!".' in text
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_the_referee_is_one_tap_from_every_rules_page_in_its_variant(client, table, variant):
+    links = dict((text, href) for href, text in table.links(client.get(f"/rules/{variant}")))
+    title = find_variant(variant).title
+    href = links[f"Settle a dispute in {title}"]
+    assert href == f"/referee?variant={variant}"
+    checks = table.page(client.get(href))
+    # The referee's page is for that variant's table.
+    assert checks.select_one("select[name=variant] option[selected]")["value"] == variant
+
+
+def test_the_referee_is_one_tap_from_the_home_page_and_the_rules_index(client, table):
+    for page in ("/", "/rules"):
+        assert ("/referee", "Settle a dispute") in table.links(client.get(page)), page

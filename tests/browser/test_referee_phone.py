@@ -149,3 +149,17 @@ def test_the_referee_pages_without_the_apps_scripts_have_no_violation(browser, b
     found.append(("answer", violations(page)))
     context.close()
     assert [(name, v) for name, v in found if v] == []
+
+
+def test_the_referee_is_one_tap_from_the_home_page_and_from_a_rules_page(page: Page) -> None:
+    # A table without a game in the app: from the home page, one tap to the checks.
+    page.goto("/")
+    tap = Taps()
+    tap(page.get_by_role("link", name="Settle a dispute"))
+    expect(page.get_by_role("link", name=re.compile("^Challenge!"))).to_be_visible()
+    assert tap.count == 1
+    # From a variant's rules, one tap to the checks for that variant's table.
+    page.goto("/rules/wild-jackpot")
+    tap(page.get_by_role("link", name="Settle a dispute in UNO Wild Jackpot"))
+    expect(page.locator("select[name=variant]")).to_have_value("wild-jackpot")
+    assert tap.count == 2
