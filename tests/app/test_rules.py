@@ -171,7 +171,7 @@ def test_quotes_and_apostrophes_read_as_written(client, table):
 
 @pytest.mark.parametrize("variant", ALL)
 def test_the_referee_is_one_tap_from_every_rules_page_in_its_variant(client, table, variant):
-    links = dict((text, href) for href, text in table.links(client.get(f"/rules/{variant}")))
+    links = {text: href for href, text in table.links(client.get(f"/rules/{variant}"))}
     title = find_variant(variant).title
     href = links[f"Settle a dispute in {title}"]
     assert href == f"/referee?variant={variant}"
