@@ -26,6 +26,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from email.utils import formatdate
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -292,8 +293,6 @@ def unchanged_answer(front: Any, data: bytes | bytearray,
         return None
     if tag is None:
         return None
-    from email.utils import formatdate
-
     headers = [("Date", formatdate(usegmt=True)), ("Connection", "keep-alive"),
                ("ETag", f'"{tag}"'), *front.headers]
     return ("HTTP/1.1 304 NOT MODIFIED\r\n"  # as Flask words it
