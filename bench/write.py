@@ -7,6 +7,8 @@ emptied before every request (another gunicorn worker, or a restart):
 
 - saving a new hand (the reviewed form posted: the write and its transaction);
 - the scoreboard page;
+- changing the oldest hand that can still be changed (store.CHANGEABLE_HANDS back: a
+  change scores again every later hand, from the checkpoint before it);
 - undoing the last hand (then saved again, untimed), which scores again the hands
   after the checkpoint before it.
 
@@ -44,13 +46,16 @@ bench_app = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench_app)
 
 
-def save_form(client, game_id: int) -> dict[str, str]:
-    """A complete new hand's form, as the review page posts it (fresh key and version)."""
-    picker = client.get(f"/games/{game_id}/hands/new?out=0").get_data(as_text=True)
+def save_form(client, game_id: int, hand_id: int = 0) -> dict[str, str]:
+    """A complete hand's form, new or a change to ``hand_id``, as the review page posts it
+    (fresh key and version)."""
+    url = (f"/games/{game_id}/hands/{hand_id}/edit?out=0" if hand_id
+           else f"/games/{game_id}/hands/new?out=0")
+    picker = client.get(url).get_data(as_text=True)
     found = {k: re.search(rf'name="{k}" value="([^"]+)"', picker).group(1)  # type: ignore[union-attr]
              for k in ("csrf_token", "entry", "version")}
     return {**found, "out": "0", "cards-1": "red-7 red-7", "cards-2": "wild", "pts-3": "12",
-            "hand_id": "0"}
+            "hand_id": str(hand_id)}
 
 
 class Table:
@@ -62,6 +67,7 @@ class Table:
         path = str(folder / "bench.sqlite3")
         self.app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
         self.game = bench_app.build_history(path, 1, hands, seed=1)
+        self.hands = hands
         self.client = bench_app.phone(self.app)
 
     def cold(self, method: str, url: str, status: int, **kwargs: object) -> float:
@@ -77,6 +83,18 @@ class Table:
         return self.cold("post", f"/games/{self.game}/hands", 303,
                          data=save_form(self.client, self.game))
 
+    def edit(self) -> float:
+        """Change the oldest hand that can still be changed (store.CHANGEABLE_HANDS back),
+        which scores every later hand again from the checkpoint before it."""
+        with self.app.app_context():
+            from companion.db import get_db
+            hand_id = get_db().execute(
+                "select id from hands where game_id = ? and deleted_at is null order by id desc "
+                "limit 1 offset ?", [self.game, min(store.CHANGEABLE_HANDS, self.hands) - 1]
+            ).fetchone()[0]
+        return self.cold("post", f"/games/{self.game}/hands/{hand_id}", 303,
+                         data=save_form(self.client, self.game, hand_id))
+
     def scoreboard(self) -> float:
         return self.cold("get", f"/games/{self.game}", 200)
 
@@ -91,7 +109,7 @@ class Table:
         return took
 
 
-WHAT = ("save", "scoreboard", "undo")
+WHAT = ("save", "edit", "scoreboard", "undo")
 
 
 def measure(sizes: list[int], repeat: int) -> list[dict[str, float]]:

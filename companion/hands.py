@@ -126,6 +126,16 @@ def _live_hand(game: store.GameRecord, hand_id: int) -> store.Hand:
     return hand
 
 
+def _changeable_hand(game: store.GameRecord, hand_id: int) -> store.Hand:
+    """A live hand the table may still change (the store refuses older ones too)."""
+    hand = _live_hand(game, hand_id)
+    if not game.can_change(hand):
+        raise store.ConflictError(
+            f"Hand {hand.number} is more than {store.CHANGEABLE_HANDS} hands back: it can no "
+            "longer be changed or deleted.", game.id)
+    return hand
+
+
 def _fresh_entry(game: store.GameRecord, data: dict[str, str]) -> dict[str, str]:
     """An entry as the picker starts it: made from the game as it is now, with a new key
     unless it continues a kept draft whose key is still unused."""
@@ -195,7 +205,8 @@ def history(game_id: int) -> str:
     kept = store.list_rulings(get_db(), game.id)[0] if page == 1 else []
     return render_template("history.html", game=game, shown=shown, page=page, pages=pages,
                            restorable=store.deleted_hand_id(get_db(), game, restore),
-                           rulings=kept, saved=row_id(request.args.get("saved")))
+                           rulings=kept, saved=row_id(request.args.get("saved")),
+                           changeable=store.CHANGEABLE_HANDS)
 
 
 @bp.get("/new")
@@ -377,7 +388,7 @@ def _clash(game_id: int, hand_id: int | None, data: dict[str, str]
 def edit_hand(game_id: int, hand_id: int) -> tuple[str, int]:
     """The picker filled with a past hand (or with the unsaved change to it)."""
     game = get_game_or_404(game_id)
-    hand = _live_hand(game, hand_id)
+    hand = _changeable_hand(game, hand_id)
     draft = store.load_draft(get_db(), game.id, hand.id, _phone())
     data = _form_data(request.args)
     restored = False
@@ -392,7 +403,7 @@ def edit_hand(game_id: int, hand_id: int) -> tuple[str, int]:
 def review_edit(game_id: int, hand_id: int) -> tuple[str, int]:
     """Show the changed hand and the standings it leads to before saving."""
     game = get_game_or_404(game_id)
-    return _review(game, _live_hand(game, hand_id))
+    return _review(game, _changeable_hand(game, hand_id))
 
 
 @bp.post("/<id:hand_id>")
@@ -406,7 +417,7 @@ def save_edit(game_id: int, hand_id: int) -> Response | tuple[str, int]:
 def confirm_delete(game_id: int, hand_id: int) -> str:
     """Ask before deleting a hand."""
     game = get_game_or_404(game_id)
-    hand = _live_hand(game, hand_id)
+    hand = _changeable_hand(game, hand_id)
     return render_template(
         "confirm.html", title=f"Delete hand {hand.number}?",
         message=Markup("{} went out. The totals will be recomputed; you can undo this "

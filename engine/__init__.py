@@ -21,6 +21,7 @@ from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
 from .options import TableOptions
 from .scoring import (
     PARTNER_TEAMS,
+    SCORING_REVISION,
     HandOutcome,
     HandScore,
     ScoringError,
@@ -38,6 +39,7 @@ __all__ = [
     "ALL_CARDS",
     "COLORS",
     "PARTNER_TEAMS",
+    "SCORING_REVISION",
     "VARIANTS",
     "Action",
     "ActionKind",

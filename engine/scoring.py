@@ -22,6 +22,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 
+#: Changes whenever a stored game could score differently: a card's points, a mode's
+#: rule, a target's test. The app keeps scored standings under it, so a new version of
+#: the app scores old games again only when this says it must (tests/engine/test_scoring.py
+#: pins what it covers, and fails until a change to scoring bumps it).
+SCORING_REVISION = 1
+
+
 class ScoringError(ValueError):
     """Raised for a hand that cannot be scored (unknown seat, negative points...)."""
 

@@ -10,7 +10,6 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from importlib import metadata
 from typing import Any
 
 import sqlite_utils
@@ -27,16 +26,10 @@ from .rows import read_hands, read_setups
 CHECKPOINT_EVERY = 20
 
 
-def _scored_by() -> str:
-    """What scores a checkpoint: one scored by another version of the app (whose rules
-    or point values may differ) is not used, the hands are scored again."""
-    try:
-        return metadata.version("uno-companion")
-    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown"
-
-
-SCORED_BY = _scored_by()
+#: What scored a checkpoint: one scored under another revision of the engine's scoring
+#: (whose rules or point values may differ) is not used, the hands are scored again. A new
+#: version of the app that leaves scoring alone keeps every game's checkpoints.
+SCORED_BY = f"scoring-{engine.SCORING_REVISION}"
 
 
 
@@ -175,6 +168,15 @@ def _write_checkpoint(db: sqlite_utils.Database, game_id: int, scored: Standings
         pk=("game_id", "hands"))
 
 
+def stale_games(db: sqlite_utils.Database) -> list[int]:
+    """Games with live hands but no checkpoint of the current scoring (an upgrade that
+    changed scoring, a database of an older version)."""
+    return [r[0] for r in db.execute(
+        "select g.id from games g where exists (select 1 from hands h where h.game_id = g.id "
+        "and h.deleted_at is null) and not exists (select 1 from checkpoints c where "
+        "c.game_id = g.id and c.scored_by = ?)", [SCORED_BY])]
+
+
 def catch_up(db: sqlite_utils.Database, game_ids: list[int]) -> None:
     """Checkpoint games that were read with many hands after their latest checkpoint (an
     upgrade, a bulk import), in a short write of their own: the next read, in any
@@ -189,3 +191,13 @@ def catch_up(db: sqlite_utils.Database, game_ids: list[int]) -> None:
                 keep_checkpoints(db, game_id)
     except sqlite3.OperationalError:
         pass
+
+
+def score_stale_games(db: sqlite_utils.Database) -> int:
+    """Checkpoint every stale game (:func:`stale_games`), each in a write of its own: run
+    at start-up, so an upgrade that changed scoring scores long games once, before
+    serving, not on some phone's request. Returns how many games it scored."""
+    stale = stale_games(db)
+    for game_id in stale:
+        catch_up(db, [game_id])
+    return len(stale)

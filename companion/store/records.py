@@ -17,6 +17,12 @@ def now() -> str:
 
 
 
+#: Only the latest this many live hands can be changed, deleted or restored: a change
+#: scores again every hand after it, so this bounds a write's cost in a long game
+#: (issue 18). A table fixes a hand within minutes, not a hundred hands later.
+CHANGEABLE_HANDS = 100
+
+
 @dataclass(frozen=True)
 class Holding:
     """What one opponent was caught holding: the cards, or a typed total."""
@@ -117,6 +123,11 @@ class GameRecord(GameSetup):
         """True when a finished game may go on past its target (the sheets' "play again")."""
         return (self.finished and not self.play_on and not self.ended and not self.problem
                 and self.mode.plays_on)
+
+    def can_change(self, hand: Hand) -> bool:
+        """Whether ``hand`` (numbered) is recent enough to be changed or deleted; any hand
+        can be while the history cannot be scored, so the table can fix it."""
+        return self.problem is not None or self.hand_count - hand.number < CHANGEABLE_HANDS
 
     @cached_property
     def next_dealer(self) -> int:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 import sqlite_utils
 
 import engine
-from engine import ScoringMode, TableOptions
+from engine import Card, ScoringMode, TableOptions
 
 from .records import GameRecord, Hand, Holding
 
@@ -112,10 +113,18 @@ def _start_totals(row: dict[str, Any]) -> tuple[int, ...] | None:
 def _holding(row: dict[str, Any], variant: type[engine.Game], options: TableOptions) -> Holding:
     if row["typed"]:
         return Holding(row["seat"], (), row["points"], True)
-    # Entered cards are the truth: rescore them, so a points fix reaches old hands.
-    cards = tuple(engine.parse_cards(row["cards"]))
-    points = variant.hand_points(cards, options) if variant.has_points() else 0
+    cards, points = _read_cards(row["cards"], variant, options)
     return Holding(row["seat"], cards, points, False)
+
+
+@lru_cache(maxsize=4096)
+def _read_cards(text: str, variant: type[engine.Game], options: TableOptions
+                ) -> tuple[tuple[Card, ...], int]:
+    """Stored cards and their points. Entered cards are the truth: they are scored again
+    when read, so a points fix reaches old hands; remembered, because a long game's
+    rescoring (a change, a page of history) reads the same few hands again and again."""
+    cards = tuple(engine.parse_cards(text))
+    return cards, variant.hand_points(cards, options) if variant.has_points() else 0
 
 
 def inserted_id(table: sqlite_utils.db.Table) -> int:

@@ -26,7 +26,7 @@ from .drafts import forget_draft
 from .keys import check_unspent, digest, spend
 from .listing import list_as
 from .reading import load_game, score_with
-from .records import GameRecord, GameSetup, Hand, Holding, now
+from .records import CHANGEABLE_HANDS, GameRecord, GameSetup, Hand, Holding, now
 from .rows import inserted_id
 
 
@@ -149,6 +149,7 @@ def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_ou
                 holdings: Iterable[Holding], device: str = "") -> None:
     """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
+    _require_recent(db, game, hand.id)
     score_with(db, game, hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     db.table("hands").update(hand.id, {"went_out": went_out})
     db.table("holdings").delete_where("hand_id = ?", [hand.id])
@@ -172,6 +173,7 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     if (row["deleted_at"] is not None) == deleted:
         raise ConflictError("That hand was already deleted: nothing more was changed." if deleted
                             else "That hand is already back in the game.", game.id)
+    _require_recent(db, game, hand_id)
     if not deleted:
         db.table("hands").update(hand_id, {"deleted_at": None})
         restored = load_game(db, game.id)
@@ -183,6 +185,20 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     else:
         db.table("hands").update(hand_id, {"deleted_at": now()})
     _touch(db, game)
+
+
+def _require_recent(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> None:
+    """Refuse to change a hand with :data:`CHANGEABLE_HANDS` live hands or more after it
+    (counted no further than that), unless the history cannot be scored as it is."""
+    if game.problem is not None:
+        return
+    later = db.execute("select count(*) from (select 1 from hands where game_id = ? and "
+                       "deleted_at is null and id > ? limit ?)",
+                       [game.id, hand_id, CHANGEABLE_HANDS]).fetchone()[0]
+    if later >= CHANGEABLE_HANDS:
+        raise ConflictError(f"That hand is more than {CHANGEABLE_HANDS} hands back: it can no "
+                            "longer be changed, deleted or put back. Nothing was changed.",
+                            game.id)
 
 
 def set_game_deleted(db: sqlite_utils.Database, game: GameRecord, deleted: bool) -> None:

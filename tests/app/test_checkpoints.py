@@ -201,3 +201,33 @@ def test_a_game_read_without_its_checkpoints_gets_them_where_the_database_can_be
     assert game is not None and game.standings.totals == (40, 0)
     assert [r[0] for r in db.execute("select hands from checkpoints order by hands")] == [3, 6, 8]
     db.close()
+
+
+def test_start_up_scores_games_stored_under_another_scoring_once(tmp_path):
+    # An upgrade that changed scoring: the games are scored again before serving, each
+    # once, so no phone's first read of a long game pays for it; one that did not
+    # change scoring keeps every checkpoint.
+    from companion.startup import migrate
+    path = str(tmp_path / "games.sqlite3")
+    db = open_db(path)
+    migrations.apply(db)
+    classic = engine.find_variant("classic")
+    ids = [store.create_game(db, store.GameSetup(
+        variant=classic, mode=ScoringMode.STANDARD, target=500,
+        options=classic.default_options(), players=("Ann", "Bob"), dealer=0)) for _ in range(3)]
+    for game_id in ids[:2]:
+        with store.changing(db, game_id) as game:
+            store.record_hand(db, game, 0, [store.Holding(1, (), 20, True)])
+    kept = db.execute("select * from checkpoints order by game_id").fetchall()
+    migrate(path)
+    assert db.execute("select * from checkpoints order by game_id").fetchall() == kept
+    db.execute("update checkpoints set scored_by = 'scoring-0', standings = "
+               "replace(standings, '20', '99')")
+    db.conn.commit()
+    assert checkpoints.stale_games(db) == ids[:2]  # the game without hands needs none
+    migrate(path)
+    assert checkpoints.stale_games(db) == []
+    for game_id in ids[:2]:
+        game = store.load_game(db, game_id)
+        assert game is not None and game.standings.totals == (20, 0)
+    db.close()

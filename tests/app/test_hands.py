@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from companion import store
 
 
 def htmx(table):
@@ -353,3 +354,45 @@ def test_hand_routes_for_an_unknown_game_are_not_found(table, client, method, pa
     assert "There is no such game" in table.text(response)
     assert table.snapshot() == {t: [] for t in ("games", "players", "hands", "holdings",
                                                  "drafts")}
+
+
+def _record_quietly(app, game_id: int, count: int) -> None:
+    """``count`` hands straight through the store: Ann goes out, the others hold nothing."""
+    from companion.db import get_db
+    from companion.store import Holding
+    with app.app_context():
+        db = get_db()
+        for _ in range(count):
+            with store.changing(db, game_id) as game:
+                store.record_hand(db, game, 0, [Holding(1, (), 0, True), Holding(2, (), 0, True)])
+
+
+def test_only_the_latest_hands_can_be_changed(app, table, client, game_id):
+    # A change scores every later hand again: the window bounds a write in a long game
+    # (issue 18), and hands that old stay as played.
+    _record_quietly(app, game_id, store.CHANGEABLE_HANDS + 1)
+    first, second = table.hand_ids(game_id)[:2]
+    last_page = client.get(f"/games/{game_id}/hands?page=99")  # hand 1 alone
+    assert "only the latest 100 hands can be changed" in table.text(last_page)
+    assert not table.page(last_page).select(f'a[href$="/{first}/edit"]')
+    page_before = client.get(f"/games/{game_id}/hands?page=5")
+    assert table.page(page_before).select(f'a[href$="/{second}/edit"]')
+    before = table.snapshot()
+    for response in (client.get(f"/games/{game_id}/hands/{first}/edit"),
+                     client.get(f"/games/{game_id}/hands/{first}/delete"),
+                     table.post(f"/games/{game_id}/hands/{first}/delete"),
+                     table.review(game_id, 1, {0: "red-7"}, hand_id=first)):
+        assert response.status_code == 409
+        assert "more than 100 hands back" in table.text(response)
+    # The store decides it too, inside the write, whatever a form claims.
+    from companion.db import get_db
+    with app.app_context(), pytest.raises(store.ConflictError, match="100 hands back"):
+        db = get_db()
+        with store.changing(db, game_id) as game:
+            hand = store.load_hand(db, game, first)
+            store.update_hand(db, game, hand, 1, [store.Holding(0, (), 7, True)])
+    assert table.snapshot() == before
+    assert table.post(f"/games/{game_id}/hands/{second}/delete").status_code == 303
+    # With the second gone the first has 99 hands after it: within reach again.
+    assert table.post(f"/games/{game_id}/hands/{first}/delete").status_code == 303
+    assert table.post(f"/games/{game_id}/hands/{second}/restore").status_code == 303

@@ -552,3 +552,49 @@ def test_standings_stored_and_carried_on_score_as_from_the_start(seats, hands, d
     assert all(carried.score_of(n) == standings.hands[n - 1]
                for n in range(cut + 1, len(outcomes) + 1))
     assert carried.score_of(cut) is None or cut == 0
+
+
+def scoring_fingerprint() -> str:
+    """A digest of everything a stored game's score follows: each variant's card points
+    (with and without blank cards) and its default target, and what each mode makes of
+    a fixed run of hands at every seat count it takes."""
+    import hashlib
+    import random
+
+    from engine import VARIANTS, TableOptions
+
+    seen: list[object] = []
+    for variant in VARIANTS:
+        seen.append((variant.name, variant.default_target, variant.has_points(),
+                     [m.value for m in variant.scoring_modes]))
+        for options in (TableOptions(), TableOptions(blank_cards=2, blank_value=35)):
+            deck = variant.deck_counts(options) if variant.has_points() else {}
+            seen.append(sorted((c.text, variant.hand_points([c], options)) for c in deck))
+    rng = random.Random(20261126)
+    for mode in ScoringMode:
+        for seats in range(2, 11):
+            if mode is ScoringMode.PARTNERS and seats != 4:
+                continue
+            target = None if mode is ScoringMode.WIN_TALLY else 200
+            s = new_standings(mode, seats, target)
+            for _ in range(40):
+                if s.finished:
+                    break
+                out = rng.choice(s.active)
+                held = {p: rng.choice([0, 3, 9, 20, 50]) for p in s.scored_seats(out) if p != out}
+                s = score_hand(s, HandOutcome(out, held))
+            seen.append((mode.value, seats, s.totals, s.winners, s.finished,
+                         s.next_dealer(0), sorted(s.active)))
+    return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
+
+
+#: What each scoring revision scores (engine.SCORING_REVISION): a stored standing is
+#: trusted across versions of the app only while this holds.
+FINGERPRINTS = {1: "836e4f3fd867ac2a"}
+
+
+def test_scoring_revision_covers_what_scoring_does():
+    from engine import SCORING_REVISION
+    assert scoring_fingerprint() == FINGERPRINTS[SCORING_REVISION], (
+        "scoring changed: bump engine.SCORING_REVISION and pin the new fingerprint, so "
+        "games stored under the old one are scored again")
