@@ -94,15 +94,21 @@ class Assets:
         return response
 
 
+#: What is sent compressed as it goes: pages and their htmx parts, the JSON answers and
+#: a game's exports (a long game's export is 1,000 hands of text).
+PAGE_TYPES = frozenset({"text/html", "application/json", "text/csv"})
+
+
 def compress_page(response: Response) -> Response:
-    """A page (HTML, a whole page or an htmx part) gzipped for a browser that accepts it.
+    """A page (HTML, a whole page or an htmx part; JSON; an export) gzipped for a browser
+    that accepts it.
 
     Only a 200 with its whole body in hand: a 304 has none, and a poll that changed
     nothing is answered before Flask (companion/live.py) and never comes here. The ETag
     stays the page's own (the game's revision, not the bytes): the poll front compares it.
     """
     if (response.status_code != 200 or response.direct_passthrough or response.is_streamed
-            or response.mimetype != "text/html" or "Content-Encoding" in response.headers):
+            or response.mimetype not in PAGE_TYPES or "Content-Encoding" in response.headers):
         return response
     response.vary.add("Accept-Encoding")
     if not request.accept_encodings["gzip"]:

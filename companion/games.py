@@ -152,7 +152,7 @@ def export_json(game_id: int) -> Response:
     """The whole game as JSON, rule cards as this phone may read them (companion/transfer.py)."""
     game = get_game_or_404(game_id)
     data = transfer.export_game(get_db(), game, this_phone(game))
-    return _download(json.dumps(data, indent=1, ensure_ascii=False), "application/json",
+    return _download(json.dumps(data, separators=(",", ":"), ensure_ascii=False), "application/json",
                      f"uno-game-{game.id}.json")
 
 

@@ -112,10 +112,8 @@ def _hand_id(source: Mapping[str, Any], field: str = "hand_id") -> int:
 
 def _open_game(game_id: int) -> store.GameRecord:
     game = get_game_or_404(game_id)
-    if not game.accepts_hands:
-        abort(409, description=game.problem or (
-            "This game is over: no more hands can be recorded. Start a rematch or choose "
-            "to keep playing from the scoreboard."))
+    if game.no_more_hands:
+        abort(409, description=game.no_more_hands)
     return game
 
 
@@ -317,9 +315,8 @@ def _save(game_id: int, hand_id: int | None) -> Response | tuple[str, int]:
         with store.changing(db, game_id, version=version, submission=data.get("entry"),
                             digest=_digest(data, hand_id), cache=get_cache()) as game:
             hand = None if hand_id is None else _live_hand(game, hand_id)
-            if hand is None and not game.accepts_hands:
-                raise store.ConflictError("This game is over: no more hands can be recorded.",
-                                          game.id)
+            if hand is None and game.no_more_hands:
+                raise store.ConflictError(game.no_more_hands, game.id)
             reading, _ = _checked(game, hand, data)
             _require_version(version)
             if hand is None:

@@ -47,7 +47,7 @@ WITHHELD_NOTE = ("A rule card whose text the exporting phone may not read (writt
 WITHHELD_TEXT = "(Not in the export: only its own phone could read this card.)"
 
 #: Bounds on what an import reads (the request itself is bounded by the app's MAX_BODY).
-MAX_HANDS = 1_000
+MAX_HANDS = store.MAX_GAME_HANDS
 MAX_RULINGS = store.RULINGS_SHOWN
 MAX_SPINS = 2_000
 MAX_TEXT = 1_000

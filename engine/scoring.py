@@ -21,7 +21,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-
 #: Changes whenever a stored game could score differently: a card's points, a mode's
 #: rule, a target's test. The app keeps scored standings under it, so a new version of
 #: the app scores old games again only when this says it must (tests/engine/test_scoring.py

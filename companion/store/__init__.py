@@ -78,7 +78,7 @@ from .reading import (
     load_hand,
     score_with,
 )
-from .records import CHANGEABLE_HANDS, GameRecord, GameSetup, Hand, Holding, now
+from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
 from .rulings import (
     RULINGS_SHOWN,
     RULINGS_TEXT,
@@ -101,7 +101,8 @@ from .writes import (
 )
 
 __all__ = [
-    "CHANGEABLE_HANDS", "CHECKPOINT_EVERY", "DRAFT_DAYS", "ENTERING_MINUTES", "MAX_DRAFT_BYTES", "OUT_OF_DATE",
+    "CHANGEABLE_HANDS", "CHECKPOINT_EVERY", "DRAFT_DAYS", "ENTERING_MINUTES", "MAX_DRAFT_BYTES",
+    "MAX_GAME_HANDS", "OUT_OF_DATE",
     "PAGE_SIZE", "RULINGS_SHOWN", "RULINGS_TEXT", "SCORED_BY", "SPINS_PAGE", "SUBMISSIONS_FORGOTTEN",
     "SUBMISSION_DAYS", "AlreadySaved", "CarriedCard", "CarriedGame", "ConflictError", "DealtCard",
     "GameCache", "GameRecord", "GameSetup", "Hand", "Holding", "NoSuchGame", "OutOfDate",
@@ -112,8 +113,7 @@ __all__ = [
     "history_page", "init_app", "is_spent", "keep_ruling", "last_direction", "lever_counts",
     "list_games", "list_rulings", "list_spins", "load_draft", "load_game", "load_hand",
     "load_spin", "now", "others_entering", "pull_lever", "record_hand", "rematch_of",
-    "reveal_rule_card", "revision", "revision_and_role", "rule_cards", "ruling_record", "save_draft",
-    "score_stale_games", "score_with",
-    "set_game_deleted", "set_hand_deleted", "set_play_on", "spin_for_submission",
+    "reveal_rule_card", "revision", "revision_and_role", "rule_cards", "ruling_record",
+    "save_draft", "score_stale_games", "score_with", "set_game_deleted", "set_hand_deleted", "set_play_on", "spin_for_submission",
     "store_carried", "tear_up_rule_cards", "update_hand", "write_rule_cards",
 ]

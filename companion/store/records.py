@@ -21,6 +21,9 @@ def now() -> str:
 #: scores again every hand after it, so this bounds a write's cost in a long game
 #: (issue 18). A table fixes a hand within minutes, not a hundred hands later.
 CHANGEABLE_HANDS = 100
+#: The most hands one game keeps (an import reads no more): about fifty hours of play.
+#: Every page and export of a game is then bounded, and nobody can pad one for ever.
+MAX_GAME_HANDS = 1_000
 
 
 @dataclass(frozen=True)
@@ -112,11 +115,21 @@ class GameRecord(GameSetup):
     @property
     def accepts_hands(self) -> bool:
         """False once the game is over, unless the table chose to play on."""
-        if self.deleted_at or self.ended or self.problem:
-            return False
-        if not self.finished:
-            return True
-        return self.play_on and self.mode.plays_on
+        return self.no_more_hands is None
+
+    @property
+    def no_more_hands(self) -> str | None:
+        """Why no more hands can be recorded, if so."""
+        if self.problem:
+            return self.problem
+        if self.hand_count >= MAX_GAME_HANDS:
+            return (f"This game has {MAX_GAME_HANDS:,} hands, the most one game keeps: start "
+                    "a rematch to play on.")
+        if self.deleted_at or self.ended or (
+                self.finished and not (self.play_on and self.mode.plays_on)):
+            return ("This game is over: no more hands can be recorded. Start a rematch, or "
+                    "choose to keep playing from the scoreboard where the rules allow it.")
+        return None
 
     @property
     def can_play_on(self) -> bool:

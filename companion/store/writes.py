@@ -26,7 +26,7 @@ from .drafts import forget_draft
 from .keys import check_unspent, digest, spend
 from .listing import list_as
 from .reading import load_game, score_with
-from .records import CHANGEABLE_HANDS, GameRecord, GameSetup, Hand, Holding, now
+from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
 from .rows import inserted_id
 
 
@@ -133,8 +133,8 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     """Add a hand to ``game`` (inside :func:`changing`) after the scoring layer accepts it;
     the entry ``device`` kept for it is done with (other phones' entries stay theirs)."""
     holdings = list(holdings)
-    if not game.accepts_hands:
-        raise ConflictError("This game is over: no more hands can be recorded.", game.id)
+    if game.no_more_hands:
+        raise ConflictError(game.no_more_hands, game.id)
     engine.score_hand(game.scored, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     hand_id = inserted_id(db.table("hands").insert({
         "game_id": game.id, "went_out": went_out, "created_at": now(),
@@ -175,6 +175,9 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
                             else "That hand is already back in the game.", game.id)
     _require_recent(db, game, hand_id)
     if not deleted:
+        if game.hand_count >= MAX_GAME_HANDS:
+            raise ConflictError(f"This game has {MAX_GAME_HANDS:,} hands, the most one game "
+                                "keeps: that hand cannot be put back.", game.id)
         db.table("hands").update(hand_id, {"deleted_at": None})
         restored = load_game(db, game.id)
         if restored is None or restored.problem:

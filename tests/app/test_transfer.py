@@ -224,3 +224,34 @@ def test_an_import_sent_twice_makes_one_game(table):
                                          "submission": key})
     assert other.status_code == 409  # the key came back with another file: a page out of date
     assert table.counts()["games"] == games
+
+
+def test_a_game_holds_at_most_a_thousand_hands_and_its_export_stays_small(table, app, client):
+    # Nobody can pad a game for ever, and the longest game's export (compressed as it is
+    # sent) stays far under the 256 KB any request may answer; it comes back whole.
+    from companion.db import get_db
+    from companion.store import MAX_GAME_HANDS
+    game_id = table.create_game(target="100000")
+    with app.app_context():
+        db = get_db()
+        with db.conn:
+            for n in range(MAX_GAME_HANDS):
+                hand = db.table("hands").insert({"game_id": game_id, "went_out": n % 3,
+                                                 "created_at": "2026-11-26T12:00:00"}).last_rowid
+                db.table("holdings").insert_all(
+                    [{"hand_id": hand, "seat": s, "cards": "red-1 blue-2 green-9",
+                      "points": 12, "typed": 0} for s in range(3) if s != n % 3])
+    board = table.scoreboard(game_id)
+    assert not table.page(board).select(f'a[href="/games/{game_id}/hands/new"]')
+    response = client.get(f"/games/{game_id}/hands/new?out=0")
+    assert response.status_code == 409
+    assert "1,000 hands, the most one game keeps" in table.text(response)
+    packed = client.get(f"/games/{game_id}/export.json", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert len(packed.data) < 64 * 1024
+    text = client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
+    assert len(json.loads(text)["hands"]) == MAX_GAME_HANDS
+    copy = import_text(table, text)
+    assert copy.status_code == 303
+    new_id = int(copy.headers["Location"].rsplit("/", 1)[1])
+    assert table.totals(table.scoreboard(new_id)) == table.totals(board)
