@@ -113,17 +113,18 @@ def _start_totals(row: dict[str, Any]) -> tuple[int, ...] | None:
 def _holding(row: dict[str, Any], variant: type[engine.Game], options: TableOptions) -> Holding:
     if row["typed"]:
         return Holding(row["seat"], (), row["points"], True)
-    cards, points = _read_cards(row["cards"], variant, options)
+    cards, points = _read_cards(row["cards"], variant.name, options)
     return Holding(row["seat"], cards, points, False)
 
 
 @lru_cache(maxsize=4096)
-def _read_cards(text: str, variant: type[engine.Game], options: TableOptions
+def _read_cards(text: str, variant_name: str, options: TableOptions
                 ) -> tuple[tuple[Card, ...], int]:
     """Stored cards and their points. Entered cards are the truth: they are scored again
     when read, so a points fix reaches old hands; remembered, because a long game's
     rescoring (a change, a page of history) reads the same few hands again and again."""
     cards = tuple(engine.parse_cards(text))
+    variant = engine.find_variant(variant_name)
     return cards, variant.hand_points(cards, options) if variant.has_points() else 0
 
 
