@@ -433,6 +433,7 @@ def _replay_fields(table: Table) -> dict[str, Any]:
     hands = [{"name": f"hand-{i}", "kind": "cards", "label": f"{name}'s hand",
               "required": False, "sends": [f"hand-{i}"]} for i, name in enumerate(table.seats)]
     return {"check": "replay", "title": "Replay a position",
+            "question": "Set a position out, then play it through one action at a time.",
             "fields": [*hands, *(f.describe(table) for f in REPLAY_FIELDS)],
             "csrf_token": csrf_token()}
 
