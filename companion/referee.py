@@ -105,20 +105,27 @@ def index() -> Any:
     table = current_table(request.args)
     checks = offered(MAIN, table)
     if wants_json():
-        return jsonify({
-            "variant": table.variant.name, "seats": list(table.seats),
-            "checks": [{"check": c.slug, "title": c.title, "question": c.asks(table),
-                        "url": check_url(c, table)} for c in (*checks, *offered(SPECIAL, table))],
-            "csrf_token": csrf_token()})
+        return _checks_json(table, [*checks, *offered(SPECIAL, table)])
     return _checks_page(table, checks, offered(SPECIAL, table), here="referee.index")
 
 
 @bp.get("/referee/special")
-def specials() -> str:
+def specials() -> Any:
     """The special cards' checks this table's deck holds, and the house rules'."""
     table = current_table(request.args)
+    if wants_json():
+        return _checks_json(table, offered(SPECIAL, table))
     return _checks_page(table, offered(SPECIAL, table), [], here="referee.specials",
                         special_page=True)
+
+
+def _checks_json(table: Table, checks: list[Check]) -> Any:
+    """A list of checks as JSON, with the replay's address and the session's CSRF token."""
+    return jsonify({
+        "variant": table.variant.name, "seats": list(table.seats),
+        "checks": [{"check": c.slug, "title": c.title, "question": c.asks(table),
+                    "url": check_url(c, table)} for c in checks],
+        "replay": fixed_url("referee.replay", **table.query()), "csrf_token": csrf_token()})
 
 
 def _checks_page(table: Table, checks: list[Check], specials: list[Check], *, here: str,
@@ -163,15 +170,13 @@ def check(slug: str) -> Any:
         require_change(table.game.id)  # a viewer may ask the referee, not keep its rulings
     if wants_json():
         if verdict is None:
-            fields = {k: v for k, v in errors.items() if k}
-            return jsonify({"error": " ".join(errors.values()),
-                            **({"fields": fields} if fields else {})}), 400
+            return _json_refusal(errors, 400)
         if saving:
             assert table.game is not None
             try:
                 ruling, new = save_ruling(get_db(), table, chosen, verdict, values)
             except store.OutOfDate as exc:
-                return jsonify({"error": str(exc)}), 409
+                return _json_refusal({"": str(exc)}, 409)
             return jsonify(ruling), 201 if new else 200
         return jsonify(verdict.to_dict())
     saved: bool | None = None
@@ -193,6 +198,13 @@ def check(slug: str) -> Any:
         return html, status, htmx.IN_PLACE
     return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status,
                        stale=stale)
+
+
+def _json_refusal(errors: Mapping[str, str], status: int) -> Any:
+    """A refusal as JSON: every message in ``error``; in ``fields``, those about a field,
+    by the field's name (``{}`` when none is)."""
+    return jsonify({"error": " ".join(errors.values()),
+                    "fields": {k: v for k, v in errors.items() if k}}), status
 
 
 def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
@@ -259,7 +271,7 @@ def rulings(game_id: int) -> Any:
     game = get_game_or_404(game_id)
     kept, older = store.list_rulings(get_db(), game.id)
     if wants_json():
-        return jsonify({"game": game.id, "rulings": kept, **({"older": True} if older else {})})
+        return jsonify({"game": game.id, "rulings": kept, "older": bool(older)})
     table = read_table({}, game)
     for ruling in kept:
         known = BY_SLUG.get(ruling["check"])
@@ -309,6 +321,8 @@ def replay() -> Any:
         return redirect(_replay_url(started, table), 303)
     text = request.args.get("p")
     if text is None:
+        if wants_json():
+            return jsonify(_replay_fields(table))
         return _replay_editor(table, request.args)
     try:
         if len(text) > MAX_REPLAY:
@@ -406,22 +420,22 @@ def _choices_of(r: Replay, table: Table) -> list[dict[str, str]]:
 
 
 def _replay_dict(r: Replay, table: Table) -> dict[str, Any]:
-    """A replay as plain values, for JSON."""
-    game = r.game()
-    return {
-        "replay": r.text, "players": list(game.players), "phase": game.phase.value,
-        "to_act": game.players[game.to_act] if game.to_act is not None else None,
-        "top": game.top_card.text,
-        "color": game.current_color.value if game.current_color else None,
-        "direction": "clockwise" if game.direction == 1 else "counter-clockwise",
-        "hands": {name: [c.text for c in hand] for name, hand in zip(game.players, game.hands,
-                                                                      strict=True)},
-        "draw_pile": len(game.draw_pile),
-        "steps": [{"action": s.action, "label": s.label,
-                   "events": [{"kind": e.kind.value, "text": e.text, "rule": e.rule,
-                               "source": e.source} for e in s.events]} for s in r.steps()],
-        "choices": _choices_of(r, table),
-    }
+    """A replay as the engine gives it in plain values, each choice with its link."""
+    out = r.to_dict()
+    out["choices"] = [{**c, "url": _replay_url(replace(r, actions=(*r.actions, c["action"])),
+                                               table)} for c in out["choices"]]
+    return out
+
+
+def _replay_fields(table: Table) -> dict[str, Any]:
+    """The editor as JSON: the fields a POST sets a position out with (a hand per seat,
+    then :data:`REPLAY_FIELDS`), and the session's CSRF token."""
+    hands = [{"name": f"hand-{i}", "kind": "cards", "label": f"{name}'s hand",
+              "required": False, "sends": [f"hand-{i}"]} for i, name in enumerate(table.seats)]
+    return {"check": "replay", "title": "Replay a position",
+            "question": "Set a position out, then play it through one action at a time.",
+            "fields": [*hands, *(f.describe(table) for f in REPLAY_FIELDS)],
+            "csrf_token": csrf_token()}
 
 
 def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str, str] | None = None,
@@ -441,7 +455,5 @@ def _refusal(exc: FormErrors | RefereeError) -> dict[str, str]:
 
 def _replay_refused(table: Table, errors: Mapping[str, str], values: Mapping[str, Any]) -> Any:
     if wants_json():
-        fields = {k: v for k, v in errors.items() if k}
-        return jsonify({"error": " ".join(errors.values()),
-                        **({"fields": fields} if fields else {})}), 400
+        return _json_refusal(errors, 400)
     return _replay_editor(table, values, errors, 400)

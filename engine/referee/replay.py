@@ -25,12 +25,16 @@ from .. import (
     TableOptions,
     card_name,
     find_variant,
+    new_standings,
+    score_hand,
 )
+from .scene import DIRECTION_WORDS
 from .verdict import (
     IllegalMoveError,
     ImpossibleSituationError,
     UnknownCardError,
     UnknownVariantError,
+    event_dict,
 )
 
 # -- replaying a position: one link holds the whole state ----------------------------------
@@ -288,6 +292,38 @@ class Step:
     label: str
     events: tuple[Event, ...]
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values, for JSON: each event with its sentence and its parts
+        (:func:`~engine.referee.verdict.event_dict`)."""
+        return {"action": self.action, "label": self.label,
+                "events": [event_dict(e) for e in self.events]}
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    """How a replayed hand ended: who went out, the points each other seat holds (None in a
+    variant without points, R32), and the hand's score in the variant's own scoring mode
+    (its first: R15a's standard count, or one win where there are no points)."""
+
+    winner: str
+    points: dict[str, int] | None
+    scores: dict[str, int]
+
+    @classmethod
+    def of(cls, game: Game) -> HandEnd | None:
+        """The end of ``game``'s hand, as the engine scores it; None while it goes on."""
+        if not game.is_over:
+            return None
+        result = game.hand_result()
+        names = game.players
+        standings = new_standings(type(game).scoring_modes[0], len(names),
+                                  type(game).default_target or 1)
+        score = score_hand(standings, result.outcome).hands[-1]
+        return cls(names[result.went_out],
+                   None if result.points is None
+                   else {names[s]: pts for s, pts in result.points.items()},
+                   {names[s]: pts for s, pts in score.points.items()})
+
 
 @dataclass(frozen=True)
 class Replay:
@@ -351,8 +387,42 @@ class Replay:
 
     def choices(self) -> tuple[Choice, ...]:
         """The legal actions now, each with a label for a button."""
+        return _choices(self.game())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The replay as plain values, for JSON: the whole state as text (``replay``), where
+        the game stands, each step with its events, the legal actions (``choices``), and
+        once the hand is over its ``winner``, ``points`` and ``scores`` (:class:`HandEnd`;
+        ``None`` until then). Seats are named; every key is always there.
+
+        >>> r = Replay.parse("variant=classic;players=Ann,Bea;hands=red-7/blue-3.green-5;"
+        ...                  "discard=red-5;draw=yellow-1")
+        >>> r.to_dict()["winner"] is None
+        True
+        >>> d = r.play("play red-7").to_dict()
+        >>> d["phase"], d["winner"], d["points"], d["scores"]
+        ('over', 'Ann', {'Bea': 8}, {'Ann': 8})
+        >>> d["steps"][0]["events"][0]["kind"], d["steps"][0]["events"][0]["seat"]
+        ('play', 'Ann')
+        """
         game = self.game()
-        return tuple(Choice(a.text, _label(game, a)) for a in game.legal_actions())
+        names = game.players
+        color = game.current_color
+        end = HandEnd.of(game)
+        return {
+            "replay": self.text, "players": list(names), "phase": game.phase.value,
+            "to_act": names[game.to_act] if game.to_act is not None else None,
+            "top": game.top_card.text, "color": color.value if color is not None else None,
+            "direction": DIRECTION_WORDS[game.direction],
+            "hands": {name: [c.text for c in hand]
+                      for name, hand in zip(names, game.hands, strict=True)},
+            "draw_pile": len(game.draw_pile),
+            "steps": [step.to_dict() for step in self.steps()],
+            "choices": [{"action": c.action, "label": c.label} for c in _choices(game)],
+            "winner": end.winner if end else None,
+            "points": end.points if end else None,
+            "scores": end.scores if end else None,
+        }
 
     def play(self, action: Action | str) -> Replay:
         """This replay with one more action; an illegal one raises :class:`IllegalMoveError`."""
@@ -371,6 +441,10 @@ class Replay:
         if not self.actions:
             raise IllegalMoveError("nothing to undo: this is the position itself")
         return replace(self, actions=self.actions[:-1])
+
+
+def _choices(game: Game) -> tuple[Choice, ...]:
+    return tuple(Choice(a.text, _label(game, a)) for a in game.legal_actions())
 
 
 @contextmanager

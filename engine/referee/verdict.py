@@ -137,45 +137,78 @@ class Verdict:
         return self.depends_on is None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values, for a JSON API: cards and colors as text, events as sentences.
+        """Plain values, for a JSON API: cards and colors as text, every field (None,
+        empty or not), each step with its sentence and its parts (:func:`event_dict`).
+        A seat is its name, or its number where the question named none (:func:`seat_ref`).
 
         >>> from engine.referee import Scene, whos_next
         >>> v = whos_next(Scene("classic", ["Ann", "Bea", "Cy"]), "Ann", "red-skip")
         >>> d = v.to_dict()
         >>> d["outcome"], d["next_player"], d["skipped"]
         ('Bea misses a turn, then Cy plays', 'Cy', ['Bea'])
-        >>> d["steps"][1]["text"]
-        'Bea loses their turn (classic sheet, Skip Card)'
+        >>> step = d["steps"][1]
+        >>> step["text"], step["kind"], step["seat"]
+        ('Bea loses their turn (classic sheet, Skip Card)', 'lose-turn', 'Bea')
         """
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "steps":
-                value = [_event_dict(e) for e in value]
+                value = [event_dict(e) for e in value]
             elif f.name == "cases":
                 value = [c.to_dict() for c in value]
             elif f.name == "returned":
                 value = [c.text for c in value]
             elif f.name == "laid":
-                value = [[who, c.text] for who, c in value]
+                value = [[seat_ref(who), c.text] for who, c in value]
+            elif f.name in _SEAT_FIELDS:
+                value = seat_ref(value)
+            elif f.name in _SEAT_LISTS:
+                value = [seat_ref(who) for who in value]
             elif isinstance(value, Color):
                 value = value.value
-            elif isinstance(value, Mapping):
-                value = dict(value)
+            elif isinstance(value, Mapping):  # by seat: a JSON key is text
+                value = {str(seat_ref(who)): n for who, n in value.items()}
             elif isinstance(value, tuple):
                 value = list(value)
             out[f.name] = value
         return out
 
 
-def _event_dict(e: Event) -> dict[str, Any]:
+#: The fields of a :class:`Verdict` that hold a seat, or a list of seats.
+_SEAT_FIELDS = frozenset({"next_player", "color_chooser", "until"})
+_SEAT_LISTS = frozenset({"skipped", "catchers"})
+
+#: The seats "Can I play this?" sets out when it is told no names (it asks about no table),
+#: as its sentences say them, and the number each one is in JSON: 0 is the player, 1 the
+#: next player (clockwise), 2 the one after them.
+UNNAMED_SEATS: Mapping[str, int] = {"the player": 0, "the next player": 1,
+                                    "the player after them": 2}
+
+
+def seat_ref(name: str | None) -> str | int | None:
+    """A seat as the JSON gives it: its name, or its number for a seat nobody named
+    (:data:`UNNAMED_SEATS`): never a phrase standing in for a name.
+
+    >>> seat_ref("Bea"), seat_ref("the next player"), seat_ref(None)
+    ('Bea', 1, None)
+    """
+    if name is None:
+        return None
+    return UNNAMED_SEATS.get(name, name)
+
+
+def event_dict(e: Event) -> dict[str, Any]:
+    """An engine event as plain values: its ``kind``, its sentence (``text``), the ruling
+    and sheet it follows, the ``seat`` that acts and the ``target`` it names
+    (:func:`seat_ref`), and its ``amount``, ``cards`` and ``color``."""
     return {
         "kind": e.kind.value,
         "text": e.text,
         "rule": e.rule,
         "source": e.source,
-        "seat": e.names[e.seat] if e.seat is not None else None,
-        "target": e.names[e.target] if e.target is not None else None,
+        "seat": seat_ref(e.names[e.seat]) if e.seat is not None else None,
+        "target": seat_ref(e.names[e.target]) if e.target is not None else None,
         "amount": e.amount,
         "cards": [c.text for c in e.cards],
         "color": e.color.value if e.color is not None else None,

@@ -16,6 +16,10 @@ that carries the session's CSRF token gives it, and ``$TOKEN`` in a header stand
   an object may leave keys out at any depth, a list may end in "…" for items left out,
   and "…" in place of a value matches any one value. Every curl command in the guide's
   ```sh blocks is sent too, and must be answered with JSON.
+
+When the app's replies change on purpose, ``python tests/app/test_api_doc.py [NN-name...]``
+writes the reference replies afresh from the app (all, or those named), keeping "…" where
+a file had it; read the diff before committing it.
 """
 
 from __future__ import annotations
@@ -322,3 +326,58 @@ def test_curl_commands_are_read_as_the_shell_sends_them():
     assert (request.method, request.path, request.query) == ("GET", "/referee/replay",
                                                              [("p", "a=b;c")])
     assert curl_commands("```sh\nX=$(curl -s a)\ncurl -s \\\n  b\n```") == ["curl -s \\\n  b"]
+
+
+# -- writing the reference replies afresh ------------------------------------------------------
+
+
+def keep_wildcards(old: Any, new: Any) -> Any:
+    """``new``, but "…" wherever ``old`` has it (a value that differs each time)."""
+    if old == ANY:
+        return ANY
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {k: keep_wildcards(old[k], v) if k in old else v for k, v in new.items()}
+    if isinstance(old, list) and isinstance(new, list):
+        return [keep_wildcards(o, n) for o, n in zip(old, new, strict=False)] + new[len(old):]
+    return new
+
+
+def rewrite_replies(names: set[str]) -> list[str]:
+    """Send every reference example, as the test does, and write the replies of those named
+    (all when none is) from the app's answers. Returns the names of the files changed."""
+    import tempfile
+
+    from conftest import TableActions
+
+    from companion import create_app
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"TESTING": True, "DATABASE": f"{folder}/companion.sqlite3",
+                          "SECRET_KEY": "rewrite"})
+        client = app.test_client()
+        assert TableActions(client).create_game(GAME) == 1
+        token: str | None = None
+        changed = []
+        for example in reference_examples():
+            reply = send(client, example.request, token)
+            body = reply.get_json()
+            token = token or (body or {}).get("csrf_token")
+            if names and example.name not in names:
+                continue
+            path = EXAMPLES / f"{example.name}.reply.json"
+            old = json.loads(path.read_text())
+            # Keys sorted as the app sends them; "status" before "body", as written by hand.
+            fresh = {"status": reply.status_code, "body": json.loads(
+                json.dumps(keep_wildcards(old["body"], body), sort_keys=True))}
+            if fresh != old:
+                path.write_text(json.dumps(fresh, indent=2, ensure_ascii=False) + "\n")
+                changed.append(example.name)
+        return changed
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    for name in rewrite_replies(set(sys.argv[1:])):
+        print("rewrote", name)

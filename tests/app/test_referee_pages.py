@@ -304,7 +304,7 @@ def test_json_answers_carry_the_verdict_and_refusals_an_error(table):
     bad = ask(table, "challenge", {**CHALLENGE, "hand": "red-3 purple-9"}, JSON)
     assert bad.status_code == 400
     assert bad.get_json() == {"error": "Bea's hand: 'purple-9' is not a card (try e.g. red-7, "
-                                       "blue-skip, wild-draw4)."}
+                                       "blue-skip, wild-draw4).", "fields": {}}
     missing = ask(table, "challenge", {**CHALLENGE, "by": ""}, JSON)
     assert missing.status_code == 400
     assert missing.get_json() == {"error": "Tap who played the wild.",
@@ -727,7 +727,7 @@ def test_a_ruling_saved_as_json(table, game_id):
     repeat = ask(table, "challenge", game_challenge(game_id, save="1"), JSON)
     assert repeat.status_code == 200 and repeat.get_json()["id"] == ruling["id"]
     listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
-    assert listed == {"game": game_id, "rulings": [ruling]}
+    assert listed == {"game": game_id, "rulings": [ruling], "older": False}
 
 
 def test_a_ruling_keeps_only_the_fields_its_check_reads(table, game_id):
