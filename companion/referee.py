@@ -269,16 +269,20 @@ def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
 def rulings(game_id: int) -> Any:
     """The rulings a game's table kept, newest first."""
     game = get_game_or_404(game_id)
-    kept, older = store.list_rulings(get_db(), game.id)
+    kept, older = store.list_rulings(get_db(), game.id, row_id(request.args.get("before")))
+    # The next page: the rulings before the oldest listed (a list is bounded in size).
+    older_url = (url_for("referee.rulings", game_id=game.id, before=kept[-1]["id"])
+                 if older and kept else None)
     if wants_json():
-        return jsonify({"game": game.id, "rulings": kept, "older": bool(older)})
+        return jsonify({"game": game.id, "rulings": kept, "older": bool(older),
+                        "older_url": older_url})
     table = read_table({}, game)
     for ruling in kept:
         known = BY_SLUG.get(ruling["check"])
         ruling["again"] = (url_for("referee.check", slug=known.slug) + "?" + urlencode(
             [("game", str(game.id)), *((k, v) for k, v in ruling["dispute"] if k != "game")])
             if known else None)
-    return render_template("referee_rulings.html", game=game, rulings=kept, older=older,
+    return render_template("referee_rulings.html", game=game, rulings=kept, older=older_url,
                            table=table, links=_links(table))
 
 

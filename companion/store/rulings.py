@@ -30,12 +30,14 @@ def ruling_record(row: Mapping[str, Any]) -> dict[str, Any]:
             "verdict": json.loads(row["verdict"])}
 
 
-def list_rulings(db: sqlite_utils.Database, game_id: int) -> tuple[list[dict[str, Any]], bool]:
-    """The game's newest rulings, newest first, as many as RULINGS_SHOWN and RULINGS_TEXT
-    allow (always the newest one); and whether there are older ones not listed."""
+def list_rulings(db: sqlite_utils.Database, game_id: int, before: int | None = None
+                 ) -> tuple[list[dict[str, Any]], bool]:
+    """The game's newest rulings (older than ruling ``before``, for the next page), newest
+    first, as many as RULINGS_SHOWN and RULINGS_TEXT allow (always the newest one); and
+    whether there are older ones not listed."""
     sizes = db.execute("select id, length(verdict) + length(dispute) from rulings "
-                       "where game_id = ? order by id desc limit ?",
-                       [game_id, RULINGS_SHOWN + 1]).fetchall()
+                       "where game_id = ? and id < ? order by id desc limit ?",
+                       [game_id, before or 2**63 - 1, RULINGS_SHOWN + 1]).fetchall()
     ids: list[int] = []
     total = 0
     for ruling_id, size in sizes[:RULINGS_SHOWN]:

@@ -173,7 +173,7 @@ def test_the_replay_answers_json_at_every_address(table):
 
 def test_the_rulings_answer_json(table, game_id):
     listed = get_json(table, f"/games/{game_id}/rulings")
-    assert listed == {"game": game_id, "rulings": [], "older": False}
+    assert listed == {"game": game_id, "rulings": [], "older": False, "older_url": None}
 
 
 # -- every key, always ---------------------------------------------------------------------------

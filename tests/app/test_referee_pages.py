@@ -727,7 +727,7 @@ def test_a_ruling_saved_as_json(table, game_id):
     repeat = ask(table, "challenge", game_challenge(game_id, save="1"), JSON)
     assert repeat.status_code == 200 and repeat.get_json()["id"] == ruling["id"]
     listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
-    assert listed == {"game": game_id, "rulings": [ruling], "older": False}
+    assert listed == {"game": game_id, "rulings": [ruling], "older": False, "older_url": None}
 
 
 def test_a_ruling_keeps_only_the_fields_its_check_reads(table, game_id):
@@ -753,6 +753,11 @@ def test_a_long_log_lists_the_newest_rulings_it_can_hold(table, game_id, monkeyp
     page = table.client.get(f"/games/{game_id}/rulings")
     assert len(table.page(page).select("article.ruling")) == 2
     assert table.page(page).select_one("#older-rulings") is not None
+    # The next page lists the rest: every ruling is reachable, a page at a time.
+    rest = table.client.get(listed["older_url"], headers=JSON).get_json()
+    assert [r["id"] for r in rest["rulings"]] == [1] and rest["older"] is False
+    link = table.page(page).select_one("#older-rulings a")["href"]
+    assert len(table.page(table.client.get(link)).select("article.ruling")) == 1
     monkeypatch.setattr(companion.store.rulings, "RULINGS_TEXT", 1)  # the newest is always listed
     listed = table.client.get(f"/games/{game_id}/rulings", headers=JSON).get_json()
     assert len(listed["rulings"]) == 1 and listed["older"] is True
