@@ -18,7 +18,7 @@ from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_
 from .events import Event, EventKind, card_name
 from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
 from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
-from .options import TableOptions
+from .options import TableOption, TableOptions, table_options
 from .scoring import (
     PARTNER_TEAMS,
     HandOutcome,
@@ -67,6 +67,7 @@ __all__ = [
     "ScoringMode",
     "SetupError",
     "Standings",
+    "TableOption",
     "TableOptions",
     "UnplayableCardError",
     "card",
@@ -80,4 +81,5 @@ __all__ = [
     "score_game",
     "score_hand",
     "score_hands",
+    "table_options",
 ]
