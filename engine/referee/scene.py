@@ -11,8 +11,17 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 
-from .. import Card, CardError, Color, Game, TableOptions, card_name, find_variant
-from ..names import clean_name, name_key
+from .. import (
+    Card,
+    CardError,
+    Color,
+    Game,
+    TableOptions,
+    card_name,
+    clean_name,
+    find_variant,
+    name_key,
+)
 from .verdict import (
     BadCountError,
     ImpossibleSituationError,
