@@ -207,16 +207,19 @@ def check(slug: str) -> Any:
                                verdict=verdict, errors=errors, saved=saved, stale=stale,
                                submission=secrets.token_urlsafe(16), links=_links(table),
                                question=question, here=fixed_url("referee.check", slug=slug))
-        # The address bar shows the question asked (not a save, which is no question).
-        push = {} if posted else {"HX-Push-Url": ask_url(chosen, question)}
+        # The address bar shows the question asked (a save asks no new question).
+        keep = posted and bool(values.get("save"))
+        push = {} if keep else {"HX-Push-Url": ask_url(chosen, question)}
         return html, status, {**htmx.IN_PLACE, **push}
     return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status,
                        stale=stale, saved=saved, question=question)
 
 
 def ask_url(check: Check, question: list[tuple[str, str]]) -> str:
-    """The address of a check's verdict: its question in the query, with ``ask=1``."""
-    return url_for("referee.check", slug=check.slug) + "?" + urlencode([*question, ("ask", "1")])
+    """The address of a check's verdict: its question in the query, with ``ask=1``, opened
+    at the answer (as the form without JavaScript lands)."""
+    return (url_for("referee.check", slug=check.slug) + "?"
+            + urlencode([*question, ("ask", "1")]) + "#answer")
 
 
 def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,

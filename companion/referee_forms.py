@@ -194,6 +194,7 @@ def read_options(variant: type[engine.Game], values: Mapping[str, Any]
 
 def sentence(text: str) -> str:
     """An engine's or the referee's message as a sentence for the page."""
+    text = text.strip()
     return f"{text[:1].upper()}{text[1:]}" + ("" if text.endswith((".", "!", "?")) else ".")
 
 

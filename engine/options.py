@@ -240,6 +240,17 @@ def table_options(variant: VariantDefaults | None = None) -> tuple[TableOption, 
     >>> [o.name for o in table_options(find_variant("one")) if o.house_rule]
     ['stacking', 'progressive_uno', 'seven_o', 'jump_in', 'draw_until_playable']
     """
+    key = variant.name if variant is not None else None
+    if key not in _LISTED:  # made once a variant: every link on a referee page asks
+        _LISTED[key] = _list_options(variant)
+    return _LISTED[key]
+
+
+#: table_options' answers, by variant name (None: without a variant).
+_LISTED: dict[str | None, tuple[TableOption, ...]] = {}
+
+
+def _list_options(variant: VariantDefaults | None) -> tuple[TableOption, ...]:
     base = TableOptions()
     table_cards = variant.max_table_cards if variant is not None else 4
     out = [

@@ -271,6 +271,9 @@ def test_the_same_address_shows_the_same_verdict_as_json(table):
     # The old POST asks the same question and gets the same verdict.
     posted = table.post("/referee/challenge", CHALLENGE, headers=JSON)
     assert posted.get_json() == answer.get_json()
+    # An htmx POST that asks (an older page's form) is shown at the question's address too.
+    pushed = table.post("/referee/challenge", CHALLENGE, headers=HTMX).headers["HX-Push-Url"]
+    assert pushed.startswith("/referee/challenge?variant=classic&") and "csrf" not in pushed
     described = get(table, "challenge", CHALLENGE, JSON).get_json()
     assert described["check"] == "challenge" and "guilty" not in described
 
@@ -286,10 +289,10 @@ def test_htmx_gets_the_answer_and_the_address_to_show(table):
     # The question only (the table, then each field given, in the order sent): no empty
     # field, no CSRF token.
     assert pushed == ("/referee/challenge?variant=classic&seats=Ann,+Bea,+Cy,+Dan&by=Bea"
-                      "&hand=red-3+blue-7&color=red&direction=clockwise&ask=1"
+                      "&hand=red-3+blue-7&color=red&direction=clockwise&ask=1#answer"
                       ).replace(",", "%2C")
     # That address, opened again (Back, a reload, a link shared), shows the same verdict.
-    again = table.client.get(pushed)
+    again = table.client.get(pushed.removesuffix("#answer"))
     assert again.status_code == 200 and outcome(table, again) == GUILTY
     assert table.field(again, "hand") == "red-3 blue-7"
 

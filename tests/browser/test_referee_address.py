@@ -40,7 +40,7 @@ def test_a_verdict_survives_its_cited_rule_and_back_and_a_reload(page: Page) -> 
     page.get_by_role("link", name=re.compile("^Challenge!")).tap()
     ask_a_challenge(page)
     # htmx answered in place, and the address bar now holds the question.
-    expect(page).to_have_url(re.compile(r"/referee/challenge\?game=1&by=Bea&.*&ask=1$"))
+    expect(page).to_have_url(re.compile(r"/referee/challenge\?game=1&by=Bea&.*&ask=1#answer$"))
     asked = page.url
     assert "csrf_token" not in asked
 
@@ -66,9 +66,10 @@ def test_a_verdict_survives_its_cited_rule_and_back_and_a_reload(page: Page) -> 
 def test_a_shared_verdict_opens_on_another_phone(page: Page, other_phone: Page) -> None:
     page.goto("/referee/challenge?variant=classic&seats=Ann,Bea,Cy,Dan")
     ask_a_challenge(page)
-    expect(page).to_have_url(re.compile(r"&ask=1$"))
+    expect(page).to_have_url(re.compile(r"&ask=1#answer$"))
     other_phone.goto(page.url)
     expect_the_challenge_as_asked(other_phone)
+    expect(other_phone.locator("#outcome")).to_be_in_viewport()  # opened at the answer
 
 
 def test_the_tables_options_set_on_the_phone_reach_the_answer(page: Page) -> None:
@@ -86,7 +87,7 @@ def test_the_tables_options_set_on_the_phone_reach_the_answer(page: Page) -> Non
     expect(page.locator("#outcome")).to_have_text(
         "Yes: Bea or Cy can catch Ann until Bea begins their turn (plays or draws); "
         "a caught Ann draws 2")
-    expect(page).to_have_url(re.compile(r"uno_penalty=2&house=jump_in&player=Ann&.*ask=1$"))
+    expect(page).to_have_url(re.compile(r"uno_penalty=2&house=jump_in&player=Ann&.*ask=1#answer$"))
     page.reload()
     expect(page.locator("#outcome")).to_contain_text("a caught Ann draws 2")
 
