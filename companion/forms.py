@@ -7,13 +7,17 @@ seat) they belong to, so a page can show every problem where the user is.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import engine
 from engine import ALL_CARDS, Card, CardError, ScoringMode, Standings
+
+# Names are kept and compared as the referee finds seats: one function for both, given
+# on from here to the app's other forms.
+from engine.names import clean_name as clean_name  # noqa: PLC0414
+from engine.names import name_key as name_key  # noqa: PLC0414
 
 from .store import GameRecord, GameSetup, Holding
 
@@ -50,40 +54,6 @@ def _int(text: str | None, *, field: str, errors: dict[str, str], label: str,
 
 
 # -- a new game ------------------------------------------------------------
-
-#: Characters that change how the text around them is laid out: the bidirectional
-#: embeddings, overrides and isolates, and the marks. A name never needs them, and an
-#: override makes "evil" display as "live".
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                           "\u2066\u2067\u2068\u2069")
-#: Joiners that build one emoji out of several; kept in a name, ignored when comparing.
-_JOINERS = frozenset("\u200c\u200d")
-
-
-def clean_name(raw: str) -> str:
-    """A player's name as stored: Unicode NFC, spaces collapsed, invisible and control
-    characters removed (zero-width spaces, bidirectional overrides, soft hyphens...)."""
-    text = unicodedata.normalize("NFC", raw)
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        if char.isspace():
-            kept.append(" ")
-            continue
-        if char in _BIDI_CONTROLS or category in ("Cc", "Cs", "Co", "Cn"):
-            continue
-        if category == "Cf" and char not in _JOINERS:
-            continue
-        kept.append(char)
-    return " ".join("".join(kept).split())
-
-
-def name_key(name: str) -> str:
-    """What two names are compared by: the same key looks the same on the table."""
-    folded = unicodedata.normalize("NFKC", clean_name(name)).casefold()
-    return "".join(c for c in folded if c not in _JOINERS)
-
-
 
 def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> GameSetup:
     """Check a new-game form; ``names`` are the submitted seats in order (blanks included)."""

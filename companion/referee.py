@@ -16,8 +16,16 @@ from typing import Any
 from urllib.parse import quote_plus, urlencode
 
 import sqlite_utils
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
-from werkzeug.datastructures import MultiDict
+from flask import (
+    Blueprint,
+    abort,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 import engine
 from engine import LeverOutcome
@@ -28,23 +36,23 @@ from .csrf import token as csrf_token
 from .db import get_db
 from .decks import deck_grid
 from .errors import row_id
-from .forms import MAX_CARDS_TEXT, FormErrors
+from .forms import MAX_CARDS_TEXT, FormErrors, name_key
 from .gate import get_game_or_404, require_change
 from .referee_forms import (
     BY_SLUG,
-    HOUSE_RULES,
     MAIN,
-    MAX_TEXT,
     SPECIAL,
     Check,
     Table,
     ask,
     citation_path,
     offered,
+    question_pairs,
     read_fields,
     read_table,
 )
 from .referee_forms import Field as FormField
+from .referee_forms import sentence as _sentence
 from .urls import fixed_url
 
 bp = Blueprint("referee", __name__)
@@ -56,7 +64,8 @@ bp.add_app_template_global(citation_path, "citation_url")
 
 def current_table(values: Mapping[str, Any]) -> Table:
     """The table a request is about: its ``game`` (404 if there is none such), else the
-    variant, seats and house rules it names."""
+    variant, seats and options it names (400, saying what is wrong, for an option out of
+    its bounds)."""
     raw = values.get("game")
     game = None
     if raw not in (None, ""):
@@ -64,19 +73,20 @@ def current_table(values: Mapping[str, Any]) -> Table:
         if game_id is None:
             abort(404, description="There is no such game. It may have been deleted.")
         game = get_game_or_404(game_id)
-    return read_table(values, game)
+    table = read_table(values, game)
+    if table.options_problems:
+        problems = dict(table.options_problems)
+        message = " ".join(problems.values())
+        if wants_json():
+            abort(make_response(jsonify({"error": message, "fields": problems}), 400))
+        abort(400, description=message)
+    return table
 
 
 def wants_json() -> bool:
     """Whether the request asks for JSON (``Accept: application/json``) rather than a page."""
     best = request.accept_mimetypes.best_match(["text/html", "application/json"])
     return best == "application/json"
-
-
-def _sentence(text: str) -> str:
-    """A referee's message as a sentence for the page."""
-    text = text.strip()
-    return f"{text[:1].upper()}{text[1:]}" + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _links(table: Table) -> dict[str, str]:
@@ -133,7 +143,7 @@ def _checks_page(table: Table, checks: list[Check], specials: list[Check], *, he
     """A list of checks to ask (and the special cards' to open), for this table; ``here``
     names the page's own view, where the table's fields send the form."""
     return render_template("referee.html", table=table, checks=checks, specials=specials,
-                           links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
+                           links=_links(table), variants=_variants(),
                            check_url=check_url, here=fixed_url(here), special_page=special_page)
 
 
@@ -146,13 +156,17 @@ def _variants() -> list[tuple[str, str]]:
 
 @bp.route("/referee/<path:slug>", methods=["GET", "POST"])
 def check(slug: str) -> Any:
-    """One check: GET shows its form (filled from the query), POST answers it."""
+    """One check. GET shows its form (filled from the query); with ``ask=1`` the query is
+    the question, and the page (or htmx's answer, or JSON) answers it: the address holds
+    the verdict, for Back, a reload or a link shared. POST answers the same, and with
+    ``save`` keeps the ruling on the game's log (CSRF and a one-time ``submission`` key)."""
     chosen = BY_SLUG.get(slug)
     if chosen is None:
         abort(404, description="The referee has no such check.")
-    values = request.args if request.method == "GET" else request.form
+    posted = request.method == "POST"
+    values = request.form if posted else request.args
     table = current_table(values)
-    if request.method == "GET":
+    if not posted and not values.get("ask"):
         if wants_json():
             return jsonify({**chosen.describe(table), "csrf_token": csrf_token()})
         return _check_page(chosen, table, request.args)
@@ -164,7 +178,8 @@ def check(slug: str) -> Any:
         errors = exc.errors
     except RefereeError as exc:
         errors = {"": _sentence(str(exc))}
-    saving = bool(values.get("save")) and verdict is not None and table.game is not None
+    # Only a POST keeps a ruling: a link followed never changes a game.
+    saving = posted and bool(values.get("save")) and verdict is not None and table.game is not None
     if saving:
         assert table.game is not None
         require_change(table.game.id)  # a viewer may ask the referee, not keep its rulings
@@ -191,13 +206,25 @@ def check(slug: str) -> Any:
         else:
             if not htmx.asks_for("answer"):
                 return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
+    question = question_pairs(chosen, table, values)
     if htmx.asks_for("answer"):
         html = render_template("_referee_answer.html", check=chosen, table=table,
                                verdict=verdict, errors=errors, saved=saved, stale=stale,
-                               submission=secrets.token_urlsafe(16), links=_links(table))
-        return html, status, htmx.IN_PLACE
+                               submission=secrets.token_urlsafe(16), links=_links(table),
+                               question=question, here=fixed_url("referee.check", slug=slug))
+        # The address bar shows the question asked (a save asks no new question).
+        keep = posted and bool(values.get("save"))
+        push = {} if keep else {"HX-Push-Url": ask_url(chosen, question)}
+        return html, status, {**htmx.IN_PLACE, **push}
     return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status,
-                       stale=stale)
+                       stale=stale, saved=saved, question=question)
+
+
+def ask_url(check: Check, question: list[tuple[str, str]]) -> str:
+    """The address of a check's verdict: its question in the query, with ``ask=1``, opened
+    at the answer (as the form without JavaScript lands)."""
+    return (url_for("referee.check", slug=check.slug) + "?"
+            + urlencode([*question, ("ask", "1")]) + "#answer")
 
 
 def _json_refusal(errors: Mapping[str, str], status: int) -> Any:
@@ -209,13 +236,15 @@ def _json_refusal(errors: Mapping[str, str], status: int) -> Any:
 
 def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
                 verdict: Verdict | None = None, errors: Mapping[str, str] | None = None,
-                status: int = 200, stale: str | None = None) -> tuple[str, int]:
+                status: int = 200, stale: str | None = None, saved: bool | None = None,
+                question: list[tuple[str, str]] | None = None) -> tuple[str, int]:
     values = dict(values)  # the first of each field (a MultiDict's misses cost an exception)
     html = render_template(
         "referee_check.html", check=check, table=table, values=values, verdict=verdict,
-        errors=errors or {}, saved=None, stale=stale, deck=deck_grid(table.variant.name, table.options),
-        links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
-        here=fixed_url("referee.check", slug=check.slug),
+        errors=errors or {}, saved=saved, stale=stale,
+        deck=deck_grid(table.variant.name, table.options),
+        links=_links(table), variants=_variants(),
+        here=fixed_url("referee.check", slug=check.slug), question=question or [],
         submission=secrets.token_urlsafe(16), choices=_choices(table),
     )
     return html, status
@@ -238,30 +267,10 @@ def save_ruling(db: sqlite_utils.Database, table: Table, check: Check, verdict: 
     submission = str(values.get("submission") or "")[:64] or None
     assert table.game is not None
     game_id = table.game.id
-    dispute = _dispute(check, table, values)
+    dispute = question_pairs(check, table, values)
     return store.keep_ruling(db, game_id, check=check.slug, title=check.title,
                              outcome=verdict.outcome, verdict=verdict.to_dict(),
                              dispute=dispute, submission=submission)
-
-
-def _dispute(check: Check, table: Table, values: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """What a ruling keeps of its form: the table's fields and the fields the check reads,
-    each once, in the order sent, spaces collapsed (anything else sent is not the dispute,
-    and was once kept whole: 40 saves made a 10 MB log)."""
-    longest = {name: MAX_CARDS_TEXT if f.kind in ("cards", "hand", "hands") else MAX_TEXT
-               for f in check.fields for name in f.names(table)}
-    longest.update((name, MAX_TEXT) for name, _ in table.fields())
-    kept: dict[str, str] = {}
-    for name, value in _pairs(values):
-        if name in longest and name not in kept:
-            kept[name] = " ".join(str(value).split())[:longest[name]]
-    return list(kept.items())
-
-
-def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    if isinstance(values, MultiDict):
-        return list(values.items(multi=True))
-    return list(values.items())
 
 
 @bp.get("/games/<id:game_id>/rulings")
@@ -383,14 +392,14 @@ def _position(table: Table, values: Mapping[str, Any]) -> Position:
         hands.append(tuple(text.replace(",", " ").split()))
     if errors:
         raise FormErrors(errors)
-    seats = [name.casefold() for name in table.seats]
-    if str(read["to_act"]).casefold() not in seats:
+    seats = [name_key(name) for name in table.seats]  # as the games match names
+    if name_key(str(read["to_act"])) not in seats:
         raise FormErrors({"to_act": f"Whose turn: {read['to_act']!r} is not at this table."})
     draw = tuple(str(read["draw"] or "").replace(",", " ").split())
     position = Position(
         table.variant.name, table.seats, tuple(hands), (str(read["top"]),), draw,
         color=read["color"], direction=-1 if read["direction"] == "counter-clockwise" else 1,
-        to_act=seats.index(str(read["to_act"]).casefold()), options=table.options)
+        to_act=seats.index(name_key(str(read["to_act"]))), options=table.options)
     # The cards nobody named, shuffled under the draw pile: the engine knows which are left.
     return position.filled() if read["fill"] else position
 
@@ -447,7 +456,7 @@ def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str,
     html = render_template("referee_replay.html", replay=None, table=table, values=values,
                            errors=errors or {}, fields=REPLAY_FIELDS,
                            deck=deck_grid(table.variant.name, table.options),
-                           links=_links(table), house_rules=HOUSE_RULES, variants=_variants(),
+                           links=_links(table), variants=_variants(),
                            here=fixed_url("referee.replay"), choices={})
     return html, status
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from werkzeug.datastructures import MultiDict
+
 import engine
 from engine import Card, Rank, TableOptions, card_name, referee
 from engine.referee import Scene, Verdict
@@ -25,15 +27,12 @@ from .forms import MAX_CARDS_TEXT, MAX_NAME, FormErrors, clean_name
 from .store import GameRecord
 from .urls import rule_url, rules_page_url
 
-#: The house rules a table without a game can tick: TableOptions' switches, named for people.
-HOUSE_RULES: tuple[tuple[str, str], ...] = (
-    ("stacking", "Stacking draw cards"),
-    ("progressive_uno", "Progressive UNO (same draw card only)"),
-    ("seven_o", "7-0 (a 7 swaps hands, a 0 passes them on)"),
-    ("jump_in", "Jump-in"),
-    ("draw_until_playable", "Draw until playable"),
-    ("forced_play", "Forced play of a drawn card"),
-)
+#: The house rules a table can tick: the engine's own list (engine.table_options), named
+#: for people. Every variant's are among these.
+HOUSE_RULES: tuple[tuple[str, str], ...] = tuple(
+    (o.name, o.label) for o in engine.table_options() if o.house_rule)
+#: What a table's on-off option reads as on, and as off (a query's "1", a select's "0").
+ON, OFF = frozenset({"1", "on", "yes", "true"}), frozenset({"0", "off", "no", "false"})
 #: The longest text read from any one field that is not a list of cards.
 MAX_TEXT = 200
 #: The longest list of seats read (the most players a variant seats, names of MAX_NAME,
@@ -50,7 +49,7 @@ DRAW_WILDS = (Rank.WILD_DRAW4, Rank.WILD_DRAW2)
 
 @dataclass(frozen=True)
 class Table:
-    """Who sits where, with which variant and house rules: from a game, or as typed."""
+    """Who sits where, with which variant and options: from a game, or as typed."""
 
     variant: type[engine.Game]
     #: Seat names, clockwise (R1). Empty until the table names its players.
@@ -64,19 +63,37 @@ class Table:
     #: What is wrong with the seats as typed (too many, a name too long), as a game's
     #: form says it; a check refuses to answer until it is put right.
     seats_problem: str | None = None
+    #: What is wrong with the options as given (a number out of bounds, more table cards
+    #: than the box holds), by field: no page is answered until it is put right.
+    options_problems: tuple[tuple[str, str], ...] = ()
 
     @property
     def game_id(self) -> int | None:
         """The game the dispute is in, if any."""
         return self.game.id if self.game else None
 
+    @property
+    def settings(self) -> tuple[engine.TableOption, ...]:
+        """Every option this variant's table can set (the engine's list)."""
+        return engine.table_options(self.variant)
+
+    @property
+    def own_rules(self) -> bool:
+        """Whether the table plays any option otherwise than its variant's rules have it."""
+        return any(o.value_in(self.options) != o.default for o in self.settings)
+
     def query(self) -> dict[str, Any]:
-        """The table as a link's query: the game, or the variant, seats and house rules."""
+        """The table as a link's query: the game, or the variant, seats, each option that
+        is not the variant's own, and the house rules."""
         if self.game is not None:
             return {"game": self.game.id}
         out: dict[str, Any] = {"variant": self.variant.name}
         if self.seats:
             out["seats"] = ", ".join(self.seats)
+        for o in self.settings:
+            value = o.value_in(self.options)
+            if not o.house_rule and value != o.default:
+                out[o.name] = ("1" if value else "0") if o.kind == "bool" else str(value)
         if self.house:
             out["house"] = list(self.house)
         return out
@@ -116,7 +133,8 @@ def _deck(variant_name: str, options: TableOptions) -> Mapping[Card, int]:
 
 def read_table(values: Mapping[str, Any], game: GameRecord | None) -> Table:
     """The table from a game (its variant, options, seats still in, next dealer), or
-    from the fields ``variant``, ``seats`` (names, comma-separated) and ``house``."""
+    from the fields ``variant``, ``seats`` (names, comma-separated), ``house`` (the house
+    rules ticked) and each other option by its name (empty: the variant's own)."""
     if game is not None:
         active = game.standings.active
         dealer = game.next_dealer
@@ -129,13 +147,55 @@ def read_table(values: Mapping[str, Any], game: GameRecord | None) -> Table:
     typed = str(values.get("seats") or "")
     names = [n for n in (clean_name(s) for s in typed[:MAX_SEATS_TEXT].split(",")) if n]
     problem = _seats_problem(variant, names, len(typed) > MAX_SEATS_TEXT)
-    ticked = set(_all(values, "house")[:MAX_REPEATS])
-    house = tuple(name for name, _ in HOUSE_RULES if name in ticked)
-    options = variant.default_options().replace(**{name: True for name in house})
+    options, house, problems = read_options(variant, values)
     # Shown as typed, but never more seats than the variant has, nor longer names than a
     # game's: the pages stay small whatever is typed.
     seats = tuple(n[:MAX_NAME] for n in names[:variant.max_players])
-    return Table(variant, seats, options, None, None, house, problem)
+    return Table(variant, seats, options, None, None, house, problem, tuple(problems.items()))
+
+
+def read_options(variant: type[engine.Game], values: Mapping[str, Any]
+                 ) -> tuple[TableOptions, tuple[str, ...], dict[str, str]]:
+    """The options a table's fields set, every one the engine lists for the variant (an
+    option it does not list is not read: a form left from another variant's table); the
+    house rules ticked; and what is wrong, by field (the variant's own options then)."""
+    ticked = set(_all(values, "house")[:MAX_REPEATS])
+    changes: dict[str, bool | int] = {}
+    problems: dict[str, str] = {}
+    for o in engine.table_options(variant):
+        if o.house_rule:
+            if o.name in ticked:
+                changes[o.name] = True
+            continue
+        given = _all(values, o.name)[-1:]  # a form's hidden default, then what was chosen
+        text = given[0].strip().lower()[:MAX_TEXT] if given else ""
+        if not text:
+            continue
+        value: bool | int | None = None
+        if o.kind == "bool" and text in ON | OFF:
+            value = text in ON
+        elif o.kind == "int" and re.fullmatch(r"[0-9]{1,6}", text):
+            value = int(text)
+        try:
+            changes[o.name] = o.check(value)
+        except ValueError as exc:
+            problems[o.name] = sentence(str(exc))
+    house = tuple(name for name, _ in HOUSE_RULES if changes.get(name))
+    options = variant.default_options().replace(**changes)
+    if not problems:
+        try:
+            variant.check_options(options)
+        except ValueError as exc:
+            problems["options"] = sentence(str(exc))
+    if problems:
+        return variant.default_options(), (), problems
+    return options, house, problems
+
+
+def sentence(text: str) -> str:
+    """An engine's or the referee's message as a sentence for the page."""
+    text = text.strip()
+    return f"{text[:1].upper()}{text[1:]}" + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _seats_problem(variant: type[engine.Game], names: list[str], cut: bool) -> str | None:
@@ -186,6 +246,11 @@ class Field:
     #: describe the scene (SCENE_FIELDS) give the Scene instead.
     keyword: str = ""
     negate: bool = False
+
+    def offered(self, table: Table) -> bool:
+        """Whether this table is asked it: the lever's outcome only where the variant has a
+        lever (the engine says which)."""
+        return self.kind != "lever" or table.variant.has_lever()
 
     def names(self, table: Table) -> list[str]:
         """The form fields this question sends."""
@@ -311,9 +376,13 @@ class Check:
     #: How the referee's refusals name the top field's card.
     top_is: str = "the top card"
 
+    def fields_at(self, table: Table) -> list[Field]:
+        """The fields this table is asked (the lever's only where there is one)."""
+        return [f for f in self.fields if f.offered(table)]
+
     def more_given(self, table: Table, values: Mapping[str, Any]) -> bool:
         """Whether any optional detail was given (so the page shows them open)."""
-        for f in self.fields:
+        for f in self.fields_at(table):
             for name in f.names(table) if f.more else ():
                 value = str(values.get(name) or "")
                 if value and not (f.kind == "direction" and value == "clockwise"):
@@ -332,7 +401,20 @@ class Check:
     def describe(self, table: Table) -> dict[str, Any]:
         """The check as JSON: what it asks and the fields it reads."""
         return {"check": self.slug, "title": self.title, "question": self.asks(table),
-                "fields": [f.describe(table) for f in self.fields]}
+                "fields": [f.describe(table) for f in self.fields_at(table)],
+                "options": {o.name: o.value_in(table.options) for o in table.settings},
+                "table_options": [describe_option(o) for o in table.settings]}
+
+
+def describe_option(o: engine.TableOption) -> dict[str, Any]:
+    """A table option as JSON lists it: what a query may set, and within which bounds."""
+    out: dict[str, Any] = {"name": o.name, "label": o.label, "kind": o.kind,
+                           "default": o.default, "ruling": o.ruling,
+                           "house_rule": o.house_rule,
+                           "sends": "house" if o.house_rule else o.name}
+    if o.kind == "int":
+        out.update(low=o.low, high=o.high)
+    return out
 
 
 def _cards(text: str | None) -> list[str]:
@@ -364,11 +446,12 @@ def scene_and_question(check: Check, table: Table,
     and the question the check asks of it, as its keyword arguments. :class:`FormErrors`
     for fields that cannot be read, a :class:`~engine.referee.RefereeError` for a scene
     that cannot be."""
-    read = read_fields(check.fields, table, values, seated=check.seated)
+    fields = check.fields_at(table)
+    read = read_fields(fields, table, values, seated=check.seated)
     given: dict[str, Any] = {}
     question: dict[str, Any] = {}
     hands_are = "hands"
-    for f in check.fields:
+    for f in fields:
         value = read[f.name]
         if f.name in SCENE_FIELDS:
             given[SCENE_FIELDS[f.name]] = value
@@ -380,6 +463,30 @@ def scene_and_question(check: Check, table: Table,
     scene = Scene(table.variant, table.seats if check.seated else (), options=table.options,
                   top_is=check.top_is, hands_are=hands_are, **given)
     return scene, question
+
+
+def question_pairs(check: Check, table: Table,
+                   values: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A check's question as a link's query, or as a ruling keeps its dispute: the table's
+    fields, then each field the check reads at this table that was given, once (the value
+    it reads, the first), in the order sent, spaces collapsed, no longer than the field
+    reads. Anything else sent is no part of the question (and was once kept whole: 40
+    saves made a 10 MB log)."""
+    longest = {name: MAX_CARDS_TEXT if f.kind in ("cards", "hand", "hands") else MAX_TEXT
+               for f in check.fields_at(table) for name in f.names(table)}
+    out = table.fields()
+    for name, value in _pairs(values):
+        if name in longest:
+            text = " ".join(str(value).split())[:longest.pop(name)]
+            if text:
+                out.append((name, text))
+    return out
+
+
+def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    if isinstance(values, MultiDict):
+        return list(values.items(multi=True))
+    return list(values.items())
 
 
 def ask(check: Check, table: Table, values: Mapping[str, Any]) -> Verdict:

@@ -18,7 +18,8 @@ from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_
 from .events import Event, EventKind, card_name
 from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
 from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
-from .options import TableOptions
+from .names import clean_name, name_key
+from .options import TableOption, TableOptions, table_options
 from .scoring import (
     PARTNER_TEAMS,
     SCORING_REVISION,
@@ -69,17 +70,21 @@ __all__ = [
     "ScoringMode",
     "SetupError",
     "Standings",
+    "TableOption",
     "TableOptions",
     "UnplayableCardError",
     "card",
     "card_name",
     "cards_text",
+    "clean_name",
     "end_game",
     "find_variant",
+    "name_key",
     "new_standings",
     "parse_cards",
     "rule_card_shares",
     "score_game",
     "score_hand",
     "score_hands",
+    "table_options",
 ]

@@ -71,7 +71,7 @@ from .cards import COLORS, Card, Color, Rank, card, parse_cards
 from .chance import rng_from_json, rng_to_json, shuffle
 from .events import Event, EventKind
 from .jackpot import RuleDispenser
-from .options import TableOptions
+from .options import MAX_UNO_PENALTY, TableOptions
 from .phases import SPECIAL_PHASES, JackpotLever, NameColor, Phase, PhaseRules, SpecialPhase
 from .scoring import ScoringMode
 from .state import (
@@ -237,8 +237,8 @@ class Game:
             raise ValueError(f"blank cards are a classic table card (R7), not part of {cls.name}")
         if options.blank_value < 0:
             raise ValueError("a blank card cannot score below 0 (R14)")
-        if options.uno_penalty is not None and not 0 <= options.uno_penalty <= 20:
-            raise ValueError("the UNO penalty must be 0-20 cards (R6)")
+        if options.uno_penalty is not None and not 0 <= options.uno_penalty <= MAX_UNO_PENALTY:
+            raise ValueError(f"the UNO penalty must be 0-{MAX_UNO_PENALTY} cards (R6)")
         if options.rule_cards:
             raise ValueError(f"rule cards belong to wild-jackpot (R17), not to {cls.name}")
 
@@ -257,6 +257,12 @@ class Game:
     def deck(cls, options: TableOptions | None = None) -> list[Card]:
         """Every card of the deck, unshuffled, in picker order."""
         return [c for c, n in cls.deck_counts(options).items() for _ in range(n)]
+
+    @classmethod
+    def has_lever(cls) -> bool:
+        """Whether the variant comes with Wild Jackpot's lever (R18): a Jackpot card played
+        makes its player pull it."""
+        return JackpotLever in cls.special_phases
 
     @classmethod
     def has_points(cls) -> bool:

@@ -12,11 +12,19 @@ all off by default and each is described to players in plain sentences:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
+
+from .state import CLASSIC_SECTIONS
+
+#: The most cards a missed UNO call may cost: R6 makes the count a table option.
+MAX_UNO_PENALTY = 20
+#: The most points a blank card may be set to score (R14: the table sets it).
+MAX_BLANK_VALUE = 10_000
 
 
 class VariantDefaults(Protocol):
-    """What :meth:`TableOptions.describe` reads of a variant: any :class:`engine.Game` class.
+    """What :meth:`TableOptions.describe` and :func:`table_options` read of a variant: any
+    :class:`engine.Game` class.
 
     A protocol rather than the class itself, so that this module, which the game
     imports, imports nothing of the game back.
@@ -25,6 +33,8 @@ class VariantDefaults(Protocol):
     name: str
     default_uno_penalty: int
     two_player_reverse_skips: bool
+    max_table_cards: int
+    may_play_drawn_card: bool
 
 
 @dataclass(frozen=True)
@@ -155,3 +165,123 @@ class TableOptions:
             lines.append("Jump-in (house rule): a player holding a card identical to the top "
                          "card may play it out of turn; play carries on from them.")
         return lines
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One of :class:`TableOptions`' fields as a table sets it before the first deal:
+    what to call it, what kind of value it takes and within which bounds, the variant's
+    own value, and the ruling it follows (for a house rule, how verdicts cite it)."""
+
+    #: The :class:`TableOptions` field.
+    name: str
+    #: What the players call it.
+    label: str
+    #: "bool" (on or off) or "int" (a whole number from ``low`` to ``high``).
+    kind: Literal["bool", "int"]
+    #: The value a table of this variant has unless it agrees otherwise.
+    default: bool | int
+    #: The ruling that makes it a table option ("R6"), or the citation of a house rule.
+    ruling: str
+    #: A house rule: no part of any sheet, off unless the table agrees on it.
+    house_rule: bool = False
+    low: int = 0
+    high: int = 1
+
+    def value_in(self, options: TableOptions) -> bool | int:
+        """This option's value at a table of these options (the variant's own for a field
+        left at None).
+
+        >>> from engine import find_variant
+        >>> penalty = {o.name: o for o in table_options(find_variant("one"))}["uno_penalty"]
+        >>> penalty.value_in(TableOptions()), penalty.value_in(TableOptions(uno_penalty=2))
+        (0, 2)
+        """
+        value: bool | int | None = getattr(options, self.name)
+        return self.default if value is None else value
+
+    def check(self, value: object) -> bool | int:
+        """``value`` if this option can take it; ValueError saying what it can take.
+
+        >>> blanks = {o.name: o for o in table_options()}["blank_cards"]
+        >>> blanks.check(5)
+        Traceback (most recent call last):
+        ...
+        ValueError: Blank cards shuffled in: a whole number from 0 to 4 (R7)
+        """
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise ValueError(f"{self.label}: on or off ({self.ruling})")
+        if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return value
+        raise ValueError(f"{self.label}: a whole number from {self.low} to {self.high} "
+                         f"({self.ruling})")
+
+
+def _house(topic: str) -> str:
+    """How verdicts cite a house rule (engine.state): "house rule: 7-0"."""
+    section = CLASSIC_SECTIONS[topic][0]
+    assert section is not None
+    return section
+
+
+def table_options(variant: VariantDefaults | None = None) -> tuple[TableOption, ...]:
+    """Every option a table of ``variant`` can set, in the order a form asks them, with
+    that variant's defaults; those that cannot matter to it are left out (blank cards and
+    the Wild Swap Hands are classic's table cards, R7; forcing the play of a drawn card
+    means nothing where a drawn card is never played that turn, R29). Without a variant:
+    every option, with the defaults :class:`TableOptions` has. (The rules Wild Jackpot's
+    players write on its rule cards, R17, are texts written for a game, not set here.)
+
+    >>> from engine import find_variant
+    >>> [(o.name, o.default) for o in table_options(find_variant("classic"))][:5]
+    [('uno_penalty', 4), ('two_player_reverse_skips', True), ('wild_swap', True), ('blank_cards', 0), ('blank_value', 50)]
+    >>> [o.name for o in table_options(find_variant("one")) if o.house_rule]
+    ['stacking', 'progressive_uno', 'seven_o', 'jump_in', 'draw_until_playable']
+    """
+    key = variant.name if variant is not None else None
+    if key not in _LISTED:  # made once a variant: every link on a referee page asks
+        _LISTED[key] = _list_options(variant)
+    return _LISTED[key]
+
+
+#: table_options' answers, by variant name (None: without a variant).
+_LISTED: dict[str | None, tuple[TableOption, ...]] = {}
+
+
+def _list_options(variant: VariantDefaults | None) -> tuple[TableOption, ...]:
+    base = TableOptions()
+    table_cards = variant.max_table_cards if variant is not None else 4
+    out = [
+        TableOption("uno_penalty", "Cards drawn for a missed UNO call", "int",
+                    variant.default_uno_penalty if variant is not None else 2, "R6",
+                    high=MAX_UNO_PENALTY),
+        TableOption("two_player_reverse_skips", "With two players a Reverse works like a Skip",
+                    "bool", variant.two_player_reverse_skips if variant is not None else True,
+                    "R13"),
+    ]
+    if table_cards:
+        out += [
+            TableOption("wild_swap", "The Wild Swap Hands card is in the deck", "bool",
+                        base.wild_swap, "R7"),
+            TableOption("blank_cards", "Blank cards shuffled in", "int", base.blank_cards,
+                        "R7", high=table_cards),
+            TableOption("blank_value", "Points a blank card scores", "int", base.blank_value,
+                        "R14", high=MAX_BLANK_VALUE),
+        ]
+    out += [
+        TableOption("stacking", "Stacking draw cards", "bool", False, _house("stacking"),
+                    house_rule=True),
+        TableOption("progressive_uno", "Progressive UNO (same draw card only)", "bool", False,
+                    _house("progressive"), house_rule=True),
+        TableOption("seven_o", "7-0 (a 7 swaps hands, a 0 passes them on)", "bool", False,
+                    _house("seven-o"), house_rule=True),
+        TableOption("jump_in", "Jump-in", "bool", False, _house("jump-in"), house_rule=True),
+        TableOption("draw_until_playable", "Draw until playable", "bool", False,
+                    _house("draw-until"), house_rule=True),
+    ]
+    if variant is None or variant.may_play_drawn_card:
+        out.append(TableOption("forced_play", "Forced play of a drawn card", "bool", False,
+                               _house("forced"), house_rule=True))
+    return tuple(out)

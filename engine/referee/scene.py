@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 
-from .. import Card, CardError, Color, Game, TableOptions, card_name, find_variant
+from .. import (
+    Card,
+    CardError,
+    Color,
+    Game,
+    TableOptions,
+    card_name,
+    clean_name,
+    find_variant,
+    name_key,
+)
 from .verdict import (
     BadCountError,
     ImpossibleSituationError,
@@ -66,12 +76,13 @@ class Table:
             raise NoSuchSeatError(f"{what}: seat {ref} is not at this table of {self.n} "
                                   f"(seats 0-{self.n - 1})")
         if isinstance(ref, str):
-            key = ref.strip()
+            # As the games match names (engine.names): any Unicode form, case, or stray
+            # bidirectional mark of a seat's name is that seat.
+            if ref in self.names:
+                return self.names.index(ref)
+            key = name_key(ref)
             for i, name in enumerate(self.names):
-                if name == key:
-                    return i
-            for i, name in enumerate(self.names):
-                if name.casefold() == key.casefold():
+                if name_key(name) == key:
                     return i
         raise NoSuchSeatError(f"{what}: {ref!r} is not at this table "
                               f"({', '.join(self.names)})")
@@ -115,10 +126,10 @@ def make_table(variant: VariantLike, seats: Sequence[str] | int,
     if isinstance(seats, int) and not isinstance(seats, bool):
         names = tuple(f"Player {i + 1}" for i in range(seats))
     elif isinstance(seats, Sequence) and not isinstance(seats, str):
-        names = tuple(str(s).strip() for s in seats)
+        names = tuple(clean_name(str(s)) for s in seats)
     else:
         raise NoSuchSeatError(f"give the players' names in seat order, not {seats!r}")
-    if any(not s for s in names) or len({s.casefold() for s in names}) != len(names):
+    if any(not s for s in names) or len({name_key(s) for s in names}) != len(names):
         raise ImpossibleSituationError("every player needs a name of their own")
     if names or seated:
         check_players(cls, len(names))
@@ -289,7 +300,8 @@ class Scene:
         return self.table
 
     def seat(self, ref: SeatRef, what: str = "seat") -> int:
-        """The number of the seat ``ref`` names (its name, any case, or its number)."""
+        """The number of the seat ``ref`` names (its name in any case or Unicode form, as
+        :func:`engine.names.name_key` compares names, or its number)."""
         return self.seated().seat(ref, what)
 
     def hand(self, ref: SeatRef) -> KnownHand | None:

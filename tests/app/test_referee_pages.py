@@ -278,7 +278,9 @@ def test_a_plain_form_post_gets_the_whole_page_with_the_form_kept(table):
     assert "<html" in table.html(page)
     form = table.page(page).select_one("form#check-form")
     assert form["action"] == "/referee/challenge#answer"
-    assert form["hx-post"] == "/referee/challenge" and form["hx-target"] == "#answer"
+    # Asking is a GET (the address holds the question); htmx asks for the answer alone.
+    assert form["method"] == "get"
+    assert form["hx-get"] == "/referee/challenge" and form["hx-target"] == "#answer"
     # What was entered is still there, to change and ask again.
     assert table.page(page).select_one("input[name=by][value=Bea]").has_attr("checked")
     assert table.page(page).select_one("input[name=color][value=red]").has_attr("checked")
@@ -368,8 +370,11 @@ def test_json_lists_the_checks_and_describes_each(table):
     ("play", {"top": "", "card": "red-0"}, "Tap the card on top."),
     ("play", {"top": "wild", "card": "red-0"}, "give the color in play"),
     ("first-card", {"dealer": "Ann", "cards": "red-5 blue-3"}, "red 5 stays on the discard pile"),
-    ("next", {"turn": "Ann", "card": "red-7", "lever": "draw4"}, "cannot 'lever' now"),
-    ("next", {"turn": "Ann", "card": "red-7", "lever": "jackpot!"}, "not a lever outcome"),
+    # The lever is asked only where the variant has one (classic ignores a lever sent).
+    ("next", {"variant": "wild-jackpot", "turn": "Ann", "card": "red-7", "lever": "draw4"},
+     "cannot 'lever' now"),
+    ("next", {"variant": "wild-jackpot", "turn": "Ann", "card": "red-7", "lever": "jackpot!"},
+     "not a lever outcome"),
     ("uno", {"player": "Ann", "catcher": "Nobody"}, "the catcher: 'Nobody' is not at this table"),
     ("end", {"went_out": "Ann", "last_card": "red-3", "mode": "golf"},
      "'golf' is not a scoring mode"),

@@ -1,0 +1,48 @@
+"""Players' names: how a name typed at the table is kept, and when two names are the same.
+
+The games' form keeps a seat's name as :func:`clean_name` makes it and refuses two seats
+of the same :func:`name_key`; the referee finds a seat by the same key, so a name typed
+in another Unicode form (a decomposed "Zoë", a stray bidirectional mark, another case)
+is the same seat everywhere:
+
+>>> clean_name(" Zoe\\u0308 \\u200e ") == "Zoë"
+True
+>>> name_key("ZOË") == name_key("zoe\\u0308")
+True
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Characters that change how the text around them is laid out: the bidirectional
+#: embeddings, overrides and isolates, and the marks. A name never needs them, and an
+#: override makes "evil" display as "live".
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+#: Joiners that build one emoji out of several; kept in a name, ignored when comparing.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def clean_name(raw: str) -> str:
+    """A player's name as stored: Unicode NFC, spaces collapsed, invisible and control
+    characters removed (zero-width spaces, bidirectional overrides, soft hyphens...)."""
+    text = unicodedata.normalize("NFC", raw)
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        if char.isspace():
+            kept.append(" ")
+            continue
+        if char in _BIDI_CONTROLS or category in ("Cc", "Cs", "Co", "Cn"):
+            continue
+        if category == "Cf" and char not in _JOINERS:
+            continue
+        kept.append(char)
+    return " ".join("".join(kept).split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: the same key looks the same on the table."""
+    folded = unicodedata.normalize("NFKC", clean_name(name)).casefold()
+    return "".join(c for c in folded if c not in _JOINERS)
