@@ -288,9 +288,10 @@ def rulings(game_id: int) -> Any:
     table = read_table({}, game)
     for ruling in kept:
         known = BY_SLUG.get(ruling["check"])
+        # Asked again at once: the verdict for the question as it was kept, today's rules.
         ruling["again"] = (url_for("referee.check", slug=known.slug) + "?" + urlencode(
-            [("game", str(game.id)), *((k, v) for k, v in ruling["dispute"] if k != "game")])
-            if known else None)
+            [("game", str(game.id)), *((k, v) for k, v in ruling["dispute"] if k != "game"),
+             ("ask", "1")]) + "#answer" if known else None)
     return render_template("referee_rulings.html", game=game, rulings=kept, older=older_url,
                            table=table, links=_links(table))
 

@@ -783,6 +783,8 @@ def test_rulings_are_listed_newest_first_and_can_be_asked_again(table, game_id):
     assert form.status_code == 200
     assert table.page(form).select_one("input[name=by][value=Bob]").has_attr("checked")
     assert table.field(form, "hand") == "red-3 blue-7"
+    # ...answered at once, as it was ruled.
+    assert "Bob's Wild Draw 4 was illegal" in table.text(form)
 
 
 def test_a_refused_question_keeps_nothing(table, game_id):
