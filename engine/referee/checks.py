@@ -57,7 +57,14 @@ from .scene import (
     hand_arg,
     make_table,
 )
-from .verdict import Case, ImpossibleSituationError, RefereeError, TooOpenError, Verdict
+from .verdict import (
+    Case,
+    ImpossibleSituationError,
+    RefereeError,
+    TooOpenError,
+    Verdict,
+    choice_of,
+)
 from .wording import (
     and_list,
     as_sentence,
@@ -135,7 +142,7 @@ def _bluff_words(t: Table, v: Verdict, who: str, c: Card) -> Verdict:
     # A challenge's verdict said as the answer to "may I play this?".
     lead = f"Yes, {who} can play {card_name(c)}"
     if not v.settled:
-        cases = tuple(Case(x.when, _bluff_words(t, x.verdict, who, c)) for x in v.cases)
+        cases = tuple(replace(x, verdict=_bluff_words(t, x.verdict, who, c)) for x in v.cases)
         return replace(v, cases=cases, playable=True,
                        outcome=f"{lead}; whether it is a bluff depends on {v.depends_on}")
     if v.guilty:
@@ -298,7 +305,10 @@ def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bo
     actor = plays[0].seat if plays[0].seat is not None else branch.to_act
     who = t.name(actor)
     cases = [Case(f"{who} swaps with {t.name(a.target)}" if a.target is not None else a.text,
-                  resolve_branch(branch.then(a, *then), sizes=sizes)) for a in plays]
+                  resolve_branch(branch.then(a, *then), sizes=sizes),
+                  choice_of("target", who,
+                            target=t.name(a.target) if a.target is not None else None))
+             for a in plays]
     return depends_clause(t, (), f"whom {who} swaps hands with", cases)
 
 
@@ -344,7 +354,7 @@ def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
     if game.phase is not Phase.TURN:
         return v
     top = game.top_card
-    cases = [Case("nobody jumps in", v)]
+    cases = [Case("nobody jumps in", v, choice_of("jump_in", None, cards=[top], yes=False))]
     for s in range(t.n):
         if branch.hands[s].unknown < 1:
             continue
@@ -353,14 +363,16 @@ def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
             g, _ = tried.run()
         except TooOpenError as exc:  # the rest are not tried: said as one case
             cases.append(Case(f"someone else jumps in with another {card_name(top)}",
-                              cut_short(exc.narrow)))
+                              cut_short(exc.narrow),
+                              choice_of("jump_in", None, cards=[top], yes=True)))
             break
         except RefereeError:
             continue
         jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
         if jumps:
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              resolve_branch(tried.then(jumps[0]))))
+                              resolve_branch(tried.then(jumps[0])),
+                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
     if len(cases) == 1:
         return v
     return depends_clause(t, events, f"whether someone jumps in with another {card_name(top)}",
@@ -499,10 +511,12 @@ def end_of_hand(scene: Scene, went_out: SeatRef, last_card: Card | str, *,
     if game.phase is Phase.PENDING and game.to_act is not None:
         seat = game.to_act
         cases = [Case(f"{t.name(seat)} takes the {game.pending_draw} cards",
-                      _points(t, played.then(ACCEPT_ACTION), chosen, len(draw_top), held))]
+                      _points(t, played.then(ACCEPT_ACTION), chosen, len(draw_top), held),
+                      choice_of("challenge", t.name(seat), yes=False))]
         if game.is_legal(CHALLENGE_ACTION):
             cases.append(Case(f"{t.name(seat)} challenges",
-                              _points(t, played.then(CHALLENGE_ACTION), chosen, len(draw_top), held)))
+                              _points(t, played.then(CHALLENGE_ACTION), chosen, len(draw_top), held),
+                              choice_of("challenge", t.name(seat), yes=True)))
         return depends_clause(t, events, f"what {t.name(seat)} does: "
                         f"{or_list(['take the cards', 'challenge'][:len(cases)])}", cases)
     return _points(t, played, chosen, len(draw_top), held)

@@ -25,7 +25,7 @@ from .. import (
 )
 from .branch import Branch, narrowed, neutral_order, rule_hooks
 from .scene import Table
-from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict
+from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict, choice_of
 from .wording import (
     article,
     bare,
@@ -75,7 +75,8 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
     if phase is Phase.LEVER and seat is not None:
         cases = [Case(f"the lever shows: {o.words}",
                       resolve_branch(branch.then(Action(ActionKind.LEVER, lever=o)), since=since,
-                               sizes=sizes))
+                               sizes=sizes),
+                      choice_of("lever", t.name(seat), outcome=o.value))
                  for o in LeverOutcome]
         return depends_clause(t, shown, "what the lever shows", cases)
     if phase is Phase.DISCARD and seat is not None:
@@ -134,7 +135,8 @@ def _pending(branch: Branch, game: Game, events: Sequence[Event], *, since: int,
             challenged = _challenge_case(branch, game, accused, since=since, sizes=sizes)
         except TooOpenError as exc:
             challenged = cut_short(exc.narrow)
-        cases.append(Case(f"{victim} challenges", challenged))
+        cases.append(Case(f"{victim} challenges", challenged,
+                          choice_of("challenge", victim, yes=True)))
         choices.append("challenge")
     stacks = _stack_cases(branch, seat, since=since, sizes=sizes)
     if stacks:
@@ -144,7 +146,8 @@ def _pending(branch: Branch, game: Game, events: Sequence[Event], *, since: int,
     taken = (game, [*events, *game.apply(ACCEPT_ACTION)])
     cases.insert(0, Case(f"{victim} takes the {n} cards",
                          resolve_branch(branch.then(ACCEPT_ACTION), since=since, lead=lead, sizes=sizes,
-                                  played=taken)))
+                                  played=taken),
+                         choice_of("challenge", victim, yes=False)))
     return depends_clause(t, events[since:], f"what {victim} does: {or_list(choices)}", cases)
 
 
@@ -169,11 +172,13 @@ def _stack_cases(branch: Branch, seat: int, *, since: int, sizes: bool) -> list[
             seen.add(c.rank)
             v = _resolve_stack(tried.then(plays[0]), since=since, sizes=sizes)
         except TooOpenError as exc:  # the rest are not tried: said as one case
-            cases.append(Case(f"{t.name(seat)} passes it on", cut_short(exc.narrow)))
+            cases.append(Case(f"{t.name(seat)} passes it on", cut_short(exc.narrow),
+                              choice_of("stack", t.name(seat), cards=[])))
             break
         except RefereeError:
             continue
-        cases.append(Case(f"{t.name(seat)} passes it on with {article(bare(c))}", v))
+        cases.append(Case(f"{t.name(seat)} passes it on with {article(bare(c))}", v,
+                          choice_of("stack", t.name(seat), cards=[c])))
     return cases
 
 
@@ -222,8 +227,10 @@ def challenged_cards(branch: Branch, accused: int, *, since: int, sizes: bool = 
     who = t.name(accused)
     return depends_clause(t, events[since:first_case(events, EventKind.CHALLENGE, since)],
                     f"whether {who} holds {test.held}",
-                    [Case(f"{who} holds {test.held}", guilty),
-                     Case(f"{who} holds none of these", innocent)])
+                    [Case(f"{who} holds {test.held}", guilty,
+                          choice_of("holds", who, cards=test.bluffs, yes=True)),
+                     Case(f"{who} holds none of these", innocent,
+                          choice_of("holds", who, cards=test.bluffs, yes=False))])
 
 
 def _universe(left: Counter[Card], t: Table) -> list[Card]:
@@ -325,9 +332,10 @@ def challenge_tops(branch: Branch, accused: int, tops: Sequence[Card], wild: Car
         return next(iter(found.values()))
     ranked = sorted(groups, key=lambda k: len(groups[k]))
     cases = [Case(f"the card under it was {describe_case(tuple(groups[k]), tuple(tops))}",
-                  found[k])
+                  found[k], choice_of("under", None, cards=groups[k]))
              for k in ranked[:-1]]
-    cases.append(Case("the card under it was any other card", found[ranked[-1]]))
+    cases.append(Case("the card under it was any other card", found[ranked[-1]],
+                      choice_of("under", None, cards=groups[ranked[-1]])))
     return depends_clause(t, (), f"which card was under the {card_name(wild)}", cases)
 
 
@@ -391,7 +399,8 @@ def _walk(branch: Branch, *, since: int, played: tuple[Game, list[Event]] | None
             fork = game if color is colors[-1] else game.copy()
             played = (fork, [*events, *fork.apply(a)])
             cases.append(Case(f"{t.name(seat)} lays {article(color.value + ' card')}",
-                              _droid(branch.then(a), since=since, played=played)))
+                              _droid(branch.then(a), since=since, played=played),
+                              choice_of("lay", t.name(seat), color=color)))
         return depends_clause(t, events[since:], f"which color {t.name(seat)} lays", cases)
 
 
@@ -442,9 +451,10 @@ def _droid_branch(branch: Branch, events: Sequence[Event], visit: tuple[int, int
         tried = branch.with_hand(seat, only=stuck)
         g, ev = tried.run()
         if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
-            cases.append(Case(when, _droid(tried, since=since, played=(g, ev))))
+            cases.append(Case(when, _droid(tried, since=since, played=(g, ev)),
+                              choice_of("lay", who, color=None)))
     except TooOpenError as exc:
-        cases.append(Case(when, cut_short(exc.narrow)))
+        cases.append(Case(when, cut_short(exc.narrow), choice_of("lay", who, color=None)))
     except RefereeError:
         pass
     left = branch.remaining()
@@ -457,7 +467,8 @@ def _droid_branch(branch: Branch, events: Sequence[Event], visit: tuple[int, int
             continue
         tried = branch.with_hand(seat, [spare[0]])
         cases.append(Case(f"{who} lays {article(color.value + ' card')}",
-                          _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since)))
+                          _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since),
+                          choice_of("lay", who, color=color)))
     what = (f"whether {who} can lay a card that is not {last.value}, and which"
             if last is not None else f"whether {who} holds a colored card, and which")
     return depends_clause(t, events[since:at], what, cases)
