@@ -98,9 +98,22 @@ class Budget:
         self.left = SEARCH_BUDGET
 
     def spend(self, scene: Branch) -> None:
-        self.left -= 1 + len(scene.prelude)
+        self.pay(1 + len(scene.prelude), narrowed(scene))
+
+    def pay(self, cost: int, narrow: str) -> None:
+        """Pay ``cost`` (a position played on from a copy of a game already set up costs
+        one); past the budget, :class:`TooOpenError` says to tell the referee ``narrow``."""
+        self.left -= cost
         if self.left < 0:
-            raise TooOpenError(narrowed(scene))
+            raise TooOpenError(narrow)
+
+    def afford(self, cost: int, narrow: str) -> None:
+        """Pay ``cost`` for work counted before it is done; where it is more than is left,
+        nothing is paid (what else the question asks may still be settled) and
+        :class:`TooOpenError` says to tell the referee ``narrow``."""
+        if cost > self.left:
+            raise TooOpenError(narrow)
+        self.pay(cost, narrow)
 
 
 def narrowed(scene: Branch, fallback: str = "more of what happened") -> str:

@@ -27,6 +27,7 @@ from .branch import Branch, narrowed, neutral_order, rule_hooks
 from .scene import Table
 from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict, choice_of
 from .wording import (
+    and_list,
     article,
     bare,
     case_key,
@@ -80,11 +81,7 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
                  for o in LeverOutcome]
         return depends_clause(t, shown, "what the lever shows", cases)
     if phase is Phase.DISCARD and seat is not None:
-        who = t.name(seat)
-        case = Case(f"{who} discards nothing more",
-                    resolve_branch(branch.then(_DONE), since=since, sizes=sizes))
-        return depends_clause(t, shown, f"what {who} discards (up to one card of each color)", [case],
-                        partial=True)
+        return _discards(branch, game, events, since=since, lead=lead, sizes=sizes)
     if phase is Phase.CHOOSE and seat is not None:
         # Whoever is chosen, the rule card changes no cards: play goes on the same way.
         after, later = branch.then(Action(ActionKind.CHOOSE, target=seat)).run()
@@ -102,6 +99,115 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
     if phase is Phase.DROID:
         return _droid(branch, since=since, played=(game, events))
     return leaf(t, game, shown, lead, sizes=sizes)
+
+
+# -- the lever's discard (R18): which cards, and in which order -------------------------------
+
+
+def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int, lead: str,
+              sizes: bool) -> Verdict:
+    """After the lever's "discard" (R18) the seat to act throws up to one card of each
+    color, in the order it likes (the last one sets the color in play). Every way is
+    played out: each card it holds (a card the deck still holds where its hand is not
+    known: a number card of a color stands for every number card of it), each set of
+    them and each card of the set thrown last. The ways that end alike (who plays next,
+    who draws, who is skipped, the direction) are one case; where they leave a different
+    color in play, that case names none."""
+    t = branch.table
+    seat = game.to_act
+    assert seat is not None
+    who = t.name(seat)
+    known, unknown = _held(branch, game, events, seat)
+    order = neutral_order(t, frozenset())
+    per_color: list[list[tuple[Card, bool]]] = []
+    pool = branch.remaining()
+    for color in COLORS:
+        mine = sorted({c for c in known if c.color is color}, key=order.__getitem__)
+        options = [(c, False) for c in mine]
+        if unknown > 0:
+            numbers = False
+            for c in sorted(pool, key=order.__getitem__):
+                if c.color is not color or c in mine or (c.is_number and numbers):
+                    continue
+                numbers = numbers or c.is_number
+                options.append((c, True))
+        per_color.append(options)
+    ways: list[list[tuple[Card, bool]]] = [[]]
+    for options in per_color:
+        ways += [[*w, o] for w in ways for o in options if sum(x for _, x in w) + o[1] <= unknown]
+    # Each way, with each of its cards thrown last; a hand set up again for unknown cards.
+    throws = [[*(x for x in w if x is not last), last] for w in ways for last in (w or [None])
+              if last is not None] + [[]]
+    extras = {tuple(c for c, x in w if x) for w in ways}
+    narrow = f"{who}'s hand" if unknown > 0 else f"which cards {who} discards"
+    branch.budget.afford(len(throws) + sum(1 + len(branch.prelude) for e in extras if e), narrow)
+    set_up: dict[tuple[Card, ...], tuple[Branch, Game, list[Event]]] = {(): (branch, game,
+                                                                                list(events))}
+    groups: dict[tuple[Any, ...], list[tuple[list[Card], Verdict]]] = {}
+    for throw in sorted(throws, key=len):
+        cards = [c for c, _ in throw]
+        extra = tuple(c for c, x in throw if x)
+        key = tuple(sorted(extra, key=order.__getitem__))
+        if key not in set_up:
+            b = branch.with_hand(seat, key)
+            g, ev = b.run()
+            set_up[key] = (b, g, ev)
+        b, g, ev = set_up[key]
+        fork = g.copy()
+        done = [Action(ActionKind.DISCARD, c) for c in cards]
+        later = list(ev)
+        for a in done:
+            later += fork.apply(a)
+        if fork.phase is Phase.DISCARD and fork.to_act == seat:
+            done.append(_DONE)
+            later += fork.apply(_DONE)
+        v = resolve_branch(b.then(*done), since=since, lead=lead, sizes=sizes,
+                           played=(fork, later))
+        groups.setdefault(_effect_key(v), []).append((cards, v))
+    cases = []
+    for group in groups.values():
+        v = group[0][1]
+        if len({x.color for _, x in group}) > 1:
+            v = _colorless(v)
+        # Said as sets of cards: the order they go in changes only the color in play.
+        options = list(dict.fromkeys(tuple(sorted(c, key=lambda x: COLORS.index(x.color)))
+                                     for c, _ in group))
+        said = [and_list([card_name(c) for c in o]) if o else "nothing" for o in options]
+        when = (f"{who} discards {or_list(said)}" if len(said) <= 3 else
+                f"{who} discards {said[0]}, or one of {len(said) - 1} other sets of cards "
+                "to the same effect")
+        cases.append(Case(when, v, choice_of("discard", who, cards=options[0], options=options)))
+    return depends_clause(t, events[since:], f"what {who} discards (up to one card of each "
+                          "color, in any order: R18)", cases)
+
+
+def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tuple[list[Card], int]:
+    """The cards ``seat`` is known to hold in ``game`` (the rest are filler: unknown), and
+    how many it holds that nobody knows."""
+    known = Counter(branch.hands[seat].known)
+    for e in events:
+        if e.seat == seat and e.kind in (EventKind.PLAY, EventKind.DISCARD, EventKind.GIVE):
+            known.subtract(e.cards)
+    if any(e.kind in (EventKind.SWAP, EventKind.ROTATE) for e in events):
+        known = Counter()  # hands moved: what is held now is not what was known
+    held = Counter(game.hands[seat]) & +known
+    if branch.hands[seat].unknown <= 0 and not any(
+            e.kind in (EventKind.SWAP, EventKind.ROTATE) for e in events):
+        held = Counter(game.hands[seat])
+    return list(held.elements()), len(game.hands[seat]) - sum(held.values())
+
+
+def _effect_key(v: Verdict) -> tuple[Any, ...]:
+    """What an answer says of the play that follows (not of the color in play)."""
+    return (v.next_player, tuple(sorted(v.draws.items())), v.skipped, v.direction,
+            tuple(sorted(v.hand_sizes.items())), v.depends_on, v.too_open,
+            tuple((c.when, case_key(c.verdict)) for c in v.cases))
+
+
+def _colorless(v: Verdict) -> Verdict:
+    """``v`` claiming no color in play (its cases neither)."""
+    return replace(v, color=None, cases=tuple(replace(c, verdict=_colorless(c.verdict))
+                                              for c in v.cases))
 
 
 def _playing(t: Table, game: Game) -> str | None:
