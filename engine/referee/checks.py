@@ -5,11 +5,12 @@ a question asked of a :class:`Scene` (what the table knows), and answers a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
 from .. import (
+    COLORS,
     Action,
     ActionKind,
     Card,
@@ -27,6 +28,7 @@ from .. import (
     score_hand,
 )
 from .branch import (
+    COLOR_BUDGET,
     Branch,
     Hand,
     legal_plays,
@@ -41,7 +43,9 @@ from .resolve import (
     CHALLENGE_ACTION,
     challenge_tops,
     challenged_cards,
+    colorless,
     cut_short,
+    effect_key,
     first_case,
     resolve_branch,
     tops_of,
@@ -69,6 +73,7 @@ from .wording import (
     and_list,
     as_sentence,
     cap,
+    case_key,
     cite,
     depends_clause,
     end_clause,
@@ -312,6 +317,29 @@ def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bo
     return depends_clause(t, (), f"whom {who} swaps hands with", cases)
 
 
+def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
+             answer: Callable[[list[Action]], Verdict], target: int | None = None) -> Verdict:
+    """The answer to ``plays`` of ``card``; for a wild played without a color named, the
+    color is its player's choice: each color is played out, and either the answer does
+    not hang on it (then it claims no color) or it is a case for each color."""
+    if card.color is not None or not plays or plays[0].color is None:
+        return answer(list(plays))
+    game = branch.build()
+    who = t.name(branch.to_act)
+    per: list[tuple[Color, Verdict]] = [(plays[0].color, answer(list(plays)))]
+    branch.budget.left += COLOR_BUDGET
+    for color in COLORS:
+        ps = [] if color is plays[0].color else plays_of(game, card, color, target)
+        if ps:
+            per.append((color, answer(ps)))
+    per.sort(key=lambda x: COLORS.index(x[0]))
+    if len({(case_key(v), effect_key(v)) for _, v in per}) == 1:
+        return colorless(per[0][1], card)
+    cases = [Case(f"{who} names {color.value}", v, choice_of("color", who, color=color))
+             for color, v in per]
+    return depends_clause(t, (), f"which color {who} names", cases)
+
+
 def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
               named: Color | str | None = None, target: SeatRef | None = None,
               lever: LeverOutcome | str | None = None) -> Verdict:
@@ -319,7 +347,9 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     who plays next, who draws, who is skipped, with the table's house rules and the
     two-player rules (R13).
 
-    ``named``: the color named with a wild (default: the color in play). ``target``: the
+    ``named``: the color named with a wild (without it, the color is the player's choice:
+    the answer claims no color where it does not hang on it, else it is a case for each
+    color). ``target``: the
     seat a Wild Swap Hands (or a 7 under 7-0) names. ``lever``: what a Wild Jackpot lever
     showed. The scene's hands are before the play.
 
@@ -339,8 +369,14 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
             then.append(Action(ActionKind.LEVER, lever=LeverOutcome(lever)))
         except ValueError:
             raise ImpossibleSituationError(f"{lever!r} is not a lever outcome") from None
-    v = play_verdict(t, branch, plays, then=then)
-    return _jump_ins(t, branch.then(plays[0], *then), v) if len(plays) == 1 else v
+    target_seat = t.seat(target, "the seat to swap with") if target is not None else None
+
+    def answer(ps: list[Action]) -> Verdict:
+        v = play_verdict(t, branch, ps, then=then)
+        return _jump_ins(t, branch.then(ps[0], *then), v) if len(ps) == 1 else v
+
+    return answer(plays) if named is not None else by_color(t, branch, c, plays, answer,
+                                                            target_seat)
 
 
 def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:

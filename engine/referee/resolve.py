@@ -25,7 +25,15 @@ from .. import (
 )
 from .branch import Branch, narrowed, neutral_order, rule_hooks
 from .scene import Table
-from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict, choice_of
+from .verdict import (
+    BadCountError,
+    Case,
+    IllegalMoveError,
+    RefereeError,
+    TooOpenError,
+    Verdict,
+    choice_of,
+)
 from .wording import (
     and_list,
     article,
@@ -132,14 +140,16 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
                 numbers = numbers or c.is_number
                 options.append((c, True))
         per_color.append(options)
+    narrow = f"{who}'s hand" if unknown > 0 else f"which cards {who} discards"
     ways: list[list[tuple[Card, bool]]] = [[]]
     for options in per_color:
         ways += [[*w, o] for w in ways for o in options if sum(x for _, x in w) + o[1] <= unknown]
+        if len(ways) > branch.budget.left:  # each way is one position at least
+            raise TooOpenError(narrow)
     # Each way, with each of its cards thrown last; a hand set up again for unknown cards.
-    throws = [[*(x for x in w if x is not last), last] for w in ways for last in (w or [None])
-              if last is not None] + [[]]
+    throws: list[list[tuple[Card, bool]]] = [[]]
+    throws += [[*(x for x in w if x is not last), last] for w in ways for last in w]
     extras = {tuple(c for c, x in w if x) for w in ways}
-    narrow = f"{who}'s hand" if unknown > 0 else f"which cards {who} discards"
     branch.budget.afford(len(throws) + sum(1 + len(branch.prelude) for e in extras if e), narrow)
     set_up: dict[tuple[Card, ...], tuple[Branch, Game, list[Event]]] = {(): (branch, game,
                                                                                 list(events))}
@@ -163,22 +173,25 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
             later += fork.apply(_DONE)
         v = resolve_branch(b.then(*done), since=since, lead=lead, sizes=sizes,
                            played=(fork, later))
-        groups.setdefault(_effect_key(v), []).append((cards, v))
+        groups.setdefault(effect_key(v), []).append((cards, v))
     cases = []
     for group in groups.values():
         v = group[0][1]
         if len({x.color for _, x in group}) > 1:
-            v = _colorless(v)
+            v = colorless(v)
         # Said as sets of cards: the order they go in changes only the color in play.
-        options = list(dict.fromkeys(tuple(sorted(c, key=lambda x: COLORS.index(x.color)))
-                                     for c, _ in group))
-        said = [and_list([card_name(c) for c in o]) if o else "nothing" for o in options]
+        sets = list(dict.fromkeys(tuple(sorted(c, key=lambda x: _COLOR_ORDER[x.color]))
+                                  for c, _ in group))
+        said = [and_list([card_name(c) for c in o]) if o else "nothing" for o in sets]
         when = (f"{who} discards {or_list(said)}" if len(said) <= 3 else
                 f"{who} discards {said[0]}, or one of {len(said) - 1} other sets of cards "
                 "to the same effect")
-        cases.append(Case(when, v, choice_of("discard", who, cards=options[0], options=options)))
+        cases.append(Case(when, v, choice_of("discard", who, cards=sets[0], options=sets)))
     return depends_clause(t, events[since:], f"what {who} discards (up to one card of each "
                           "color, in any order: R18)", cases)
+
+
+_COLOR_ORDER: dict[Color | None, int] = {c: i for i, c in enumerate(COLORS)}
 
 
 def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tuple[list[Card], int]:
@@ -197,17 +210,25 @@ def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tup
     return list(held.elements()), len(game.hands[seat]) - sum(held.values())
 
 
-def _effect_key(v: Verdict) -> tuple[Any, ...]:
+def effect_key(v: Verdict) -> tuple[Any, ...]:
     """What an answer says of the play that follows (not of the color in play)."""
     return (v.next_player, tuple(sorted(v.draws.items())), v.skipped, v.direction,
             tuple(sorted(v.hand_sizes.items())), v.depends_on, v.too_open,
             tuple((c.when, case_key(c.verdict)) for c in v.cases))
 
 
-def _colorless(v: Verdict) -> Verdict:
-    """``v`` claiming no color in play (its cases neither)."""
-    return replace(v, color=None, cases=tuple(replace(c, verdict=_colorless(c.verdict))
-                                              for c in v.cases))
+def colorless(v: Verdict, wild: Card | None = None) -> Verdict:
+    """``v`` claiming no color in play (its cases neither); ``wild``: a wild whose play
+    names no color in the steps either (its color was a choice the answer does not
+    hang on)."""
+    steps = v.steps
+    if wild is not None:
+        steps = tuple(Event(e.kind, e.seat, e.rule, e.source, e.names, e.amount, e.cards,
+                            None, e.target, e.note)
+                      if e.kind is EventKind.PLAY and e.cards and e.cards[0] is wild else e
+                      for e in steps)
+    return replace(v, color=None, steps=steps,
+                   cases=tuple(replace(c, verdict=colorless(c.verdict, wild)) for c in v.cases))
 
 
 def _playing(t: Table, game: Game) -> str | None:
@@ -319,11 +340,13 @@ def challenged_cards(branch: Branch, accused: int, *, since: int, sizes: bool = 
     """The challenge, played out for every kind of hand the accused may hold. ``played``:
     ``branch`` already run, where the caller has it."""
     t = branch.table
-    game, events = played or branch.run()
     test = _bluff_test(branch, accused)
     if test.guilty is not None:
+        game, events = played or branch.run()
         return _challenge_leaf(t, game, events[since:], sizes=sizes)
     g, ev = branch.with_hand(accused, [test.bluffs[0]]).run()
+    # The steps before the challenge are the same whatever the accused holds.
+    events = played[1] if played is not None else ev
     guilty = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     try:
         g, ev = branch.with_hand(accused, deny=frozenset(test.bluffs)).run()
@@ -421,19 +444,20 @@ def challenge_tops(branch: Branch, accused: int, tops: Sequence[Card], wild: Car
     t = branch.table
     found: dict[tuple[Any, ...], Verdict] = {}
     groups: dict[tuple[Any, ...], list[Card]] = {}
-    tested: dict[BluffTest, Verdict] = {}
+    tested: dict[BluffTest, tuple[Verdict, tuple[Any, ...]]] = {}
     free = replace(branch, discard=()).remaining()
     cards = _universe(free, t)
     for top in tops:
         s = replace(branch, discard=(top,))
         # The cards left with ``top`` on the pile: ``top`` itself only if it has a copy left.
         test = _bluff_test(s, accused, [c for c in cards if c is not top or free[c] > 1])
-        v = tested.get(test)
-        if v is None:
-            v = tested[test] = _challenge_under(s, accused, wild, since=since, sizes=sizes,
-                                                played=played if top is tops[0] else None)
-        found.setdefault(case_key(v), v)
-        groups.setdefault(case_key(v), []).append(top)
+        if test not in tested:
+            v = _challenge_under(s, accused, wild, since=since, sizes=sizes,
+                                 played=played if top is tops[0] else None)
+            tested[test] = v, case_key(v)
+        v, key = tested[test]
+        found.setdefault(key, v)
+        groups.setdefault(key, []).append(top)
     if len(groups) == 1:
         return next(iter(found.values()))
     ranked = sorted(groups, key=lambda k: len(groups[k]))
@@ -448,6 +472,13 @@ def challenge_tops(branch: Branch, accused: int, tops: Sequence[Card], wild: Car
 def _challenge_under(branch: Branch, accused: int, wild: Card, *, since: int, sizes: bool,
                      played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge of the draw wild played in ``branch``, on the card under it there."""
+    if played is None and _bluff_test(branch, accused).guilty is None:
+        # Played out only for the hands the accused may hold (nothing is played twice).
+        try:
+            return challenged_cards(branch.then(CHALLENGE_ACTION), accused, since=since,
+                                    sizes=sizes)
+        except IllegalMoveError:  # no challenge here: said below
+            pass
     game, events = played or branch.run()
     if game.phase is Phase.PENDING and game.is_legal(CHALLENGE_ACTION):
         events += game.apply(CHALLENGE_ACTION)

@@ -788,10 +788,11 @@ def test_verdicts_are_json():
     assert data["depends_on"] == "what Bea does: take the cards or challenge"
     challenged = data["cases"][1]["verdict"]
     assert challenged["cases"][0]["verdict"]["guilty"] is True
+    # No color named, and the answer does not hang on it: the play names none (issue 20).
     assert data["steps"][0] == {
-        "kind": "play", "text": "Ann plays Wild Draw 4 and names red (R3; classic sheet, Gameplay)",
+        "kind": "play", "text": "Ann plays Wild Draw 4 (R3; classic sheet, Gameplay)",
         "rule": "R3", "source": "classic sheet, Gameplay", "seat": "Ann", "target": None,
-        "amount": 0, "cards": ["wild-draw4"], "color": "red"}
+        "amount": 0, "cards": ["wild-draw4"], "color": None}
     first = first_card("classic", S4, "Ann", "wild-draw4").to_dict()
     assert first["returned"] == ["wild-draw4"]
 
