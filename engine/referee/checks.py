@@ -98,7 +98,7 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     ``hand`` is the player's whole hand before the play, the card included (added if
     missing), or only its size; without it, a draw wild's verdict says what a bluff
     hangs on. ``player`` names the player in the answer; ``named`` is the color a wild
-    names (default: the color in play).
+    names (without it, the answer, which does not hang on it, claims no color).
 
     >>> can_play(Scene("classic", top="blue-7"), "red-7").outcome
     'Yes, the player can play red 7 on blue 7'
@@ -127,7 +127,14 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
                                                   if c.color is None else None))
         return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        playable=False)
-    played = branch.then(plays[0])
+    v = _can_play(t, branch, plays[0], who, c, top_card, col)
+    # A wild with no color named: the answer is the same whichever (the color names none).
+    return colorless(v, c) if c.color is None and named_color is None else v
+
+
+def _can_play(t: Table, branch: Branch, play: Action, who: str, c: Card, top_card: Card,
+              col: Color | None) -> Verdict:
+    played = branch.then(play)
     after, events = played.run()
     lead = f"yes, {who} can play {card_name(c)}"
     if after.phase is Phase.PENDING and after.is_legal(CHALLENGE_ACTION):
@@ -373,25 +380,59 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
 
     def answer(ps: list[Action]) -> Verdict:
         v = play_verdict(t, branch, ps, then=then)
-        return _jump_ins(t, branch.then(ps[0], *then), v) if len(ps) == 1 else v
+        if len(ps) > 1:
+            return v
+        played = branch.then(ps[0], *then)
+        return _catches(t, played, p, _jump_ins(t, played, v))
 
     return answer(plays) if named is not None else by_color(t, branch, c, plays, answer,
                                                             target_seat)
 
 
+def _catches(t: Table, branch: Branch, player: int, v: Verdict) -> Verdict:
+    """``v``, the answer once ``branch`` is played, with a case for each player who may
+    catch ``player`` not calling UNO on the way (R6): the caught player draws."""
+    try:
+        game, events = branch.run()
+    except TooOpenError as exc:
+        return replace(v, too_open=exc.narrow)
+    catches = [a for a in game.legal_actions()
+               if a.kind is ActionKind.CATCH and a.target == player and a.seat is not None]
+    if not catches:
+        return v
+    who = t.name(player)
+    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)", v,
+                  choice_of("catch", None, target=who, yes=False))]
+    for a in catches:
+        assert a.seat is not None
+        caught = branch.then(a)
+        cases.append(Case(f"{t.name(a.seat)} catches {who}",
+                          _jump_ins(t, caught, resolve_branch(caught)),
+                          choice_of("catch", t.name(a.seat), target=who, yes=True)))
+    return depends_clause(t, events, f"whether someone catches {who} not calling UNO", cases)
+
+
 def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
-    # Jump-in (house rule): whoever holds a copy of the card now on top may play it first.
-    if not t.options.jump_in or not v.settled:
+    # Jump-in (house rule): whoever holds a copy of the card now on top may play it first
+    # (the engine says when: before the next player begins their turn).
+    if not t.options.jump_in:
         return v
     try:
         game, events = branch.run()
     except TooOpenError as exc:
         return replace(v, too_open=exc.narrow)
-    if game.phase is not Phase.TURN:
-        return v
     top = game.top_card
+    if top is None or not any(a.kind is ActionKind.JUMP for a in game.legal_actions()) and all(
+            branch.hands[s].unknown < 1 for s in range(t.n)):
+        return v
     cases = [Case("nobody jumps in", v, choice_of("jump_in", None, cards=[top], yes=False))]
     for s in range(t.n):
+        held = [a for a in game.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
+        if held:  # a copy the table knows they hold
+            cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
+                              resolve_branch(branch.then(held[0])),
+                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
+            continue
         if branch.hands[s].unknown < 1:
             continue
         try:
@@ -435,7 +476,6 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
     """
     t = scene.seated()
     p = t.seat(player, "the player")
-    who = t.name(p)
     if card is not None:
         c = t.card(card, "the card played")
     else:
@@ -446,6 +486,16 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
         order = neutral_order(t, frozenset([top_card] if top_card else []))
         c = min((x for x in +left if x.is_number),
                 key=lambda x: (col is not None and x.color is not col, order[x]))
+    v = _uno_verdict(scene, t, p, c, given=card is not None, played=played, called=called,
+                     next_began=next_began, catcher=catcher, target=target)
+    # A wild played: nobody named its color here, and the answer does not hang on it.
+    return colorless(v, c) if c.color is None else v
+
+
+def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played: bool,
+                 called: bool, next_began: bool, catcher: SeatRef | None,
+                 target: SeatRef | None) -> Verdict:
+    who = t.name(p)
     branch, plays = play_branch(t, p, c, others=scene.hands, hand=([c], 2),
                                 direction=scene.direction, top=scene.top, color=scene.color,
                                 target=target)
@@ -463,7 +513,7 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
     if called:
         branch = branch.then(Action(ActionKind.UNO, seat=p))
     game, events = branch.run()
-    if card is None:
+    if not given:
         # The card played was not given: the one picked to play it is no step to show.
         events = [e for e in events if not (e.kind is EventKind.PLAY and e.seat == p)]
     penalty = game.uno_penalty
@@ -555,7 +605,8 @@ def end_of_hand(scene: Scene, went_out: SeatRef, last_card: Card | str, *,
                               choice_of("challenge", t.name(seat), yes=True)))
         return depends_clause(t, events, f"what {t.name(seat)} does: "
                         f"{or_list(['take the cards', 'challenge'][:len(cases)])}", cases)
-    return _points(t, played, chosen, len(draw_top), held)
+    v = _points(t, played, chosen, len(draw_top), held)
+    return colorless(v, c) if c.color is None and named is None else v
 
 
 def _mode(t: Table, mode: ScoringMode | str | None) -> ScoringMode:
