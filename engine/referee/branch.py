@@ -89,11 +89,12 @@ _DRAW_PILE = 40
 #: about 15 ms and 120 KB of JSON.
 SEARCH_BUDGET = 200
 
-#: The work a question may do on top of :data:`SEARCH_BUDGET` when a wild is played with
-#: no color named: the color is its player's choice, and the colors after the first are
-#: played out too (a Wild Draw 2 challenged on an unknown card under it, the most a
-#: dispute of the tests needs, costs 114 for each color). About 40 ms at the most.
-COLOR_BUDGET = 300
+#: The most work a question may do on top of :data:`SEARCH_BUDGET` when a wild is played
+#: with no color named: the color is its player's choice, and the three colors after the
+#: first are played out too, each at most what the first cost (a Wild Draw 2 challenged
+#: on an unknown card under it, the most a dispute of the tests needs, costs 88 for each
+#: color). About 40 ms at the most.
+COLOR_BUDGET = 270
 
 
 class Budget:

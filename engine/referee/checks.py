@@ -333,15 +333,21 @@ def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
         return answer(list(plays))
     game = branch.build()
     who = t.name(branch.to_act)
+    before = branch.budget.left
     per: list[tuple[Color, Verdict]] = [(plays[0].color, answer(list(plays)))]
-    branch.budget.left += COLOR_BUDGET
+    branch.budget.left += min(COLOR_BUDGET, 3 * (before - branch.budget.left))
     for color in COLORS:
         ps = [] if color is plays[0].color else plays_of(game, card, color, target)
         if ps:
             per.append((color, answer(ps)))
+    first = per[0][1]
     per.sort(key=lambda x: COLORS.index(x[0]))
     if len({(case_key(v), effect_key(v)) for _, v in per}) == 1:
-        return colorless(per[0][1], card)
+        return colorless(first, card)
+    if not first.too_open:
+        # A color the budget could not follow further: naming the color settles it.
+        per = [(color, cut_short(f"the color {who} names") if v.too_open else v)
+               for color, v in per]
     cases = [Case(f"{who} names {color.value}", v, choice_of("color", who, color=color))
              for color, v in per]
     return depends_clause(t, (), f"which color {who} names", cases)

@@ -115,30 +115,28 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
 def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int, lead: str,
               sizes: bool) -> Verdict:
     """After the lever's "discard" (R18) the seat to act throws up to one card of each
-    color, in the order it likes (the last one sets the color in play). Every way is
-    played out: each card it holds (a card the deck still holds where its hand is not
-    known: a number card of a color stands for every number card of it), each set of
-    them and each card of the set thrown last. The ways that end alike (who plays next,
-    who draws, who is skipped, the direction) are one case; where they leave a different
-    color in play, that case names none."""
+    color, in the order it likes. Every set of cards it may throw is played out: each card
+    it holds, or, where its hand is not known, each card the deck still holds. Only action
+    cards act on the next player (R18), so one number card of a color stands for all of
+    them, and the order only decides which card ends on top: a set of two colors or more
+    leaves the color in play open. The sets that end alike (who plays next, who draws, who
+    is skipped, the direction) are one case; where they may leave different colors in
+    play, that case names none."""
     t = branch.table
     seat = game.to_act
     assert seat is not None
     who = t.name(seat)
     known, unknown = _held(branch, game, events, seat)
     order = neutral_order(t, frozenset())
+    pool = sorted(branch.remaining(), key=order.__getitem__) if unknown > 0 else []
     per_color: list[list[tuple[Card, bool]]] = []
-    pool = branch.remaining()
     for color in COLORS:
-        mine = sorted({c for c in known if c.color is color}, key=order.__getitem__)
-        options = [(c, False) for c in mine]
-        if unknown > 0:
-            numbers = False
-            for c in sorted(pool, key=order.__getitem__):
-                if c.color is not color or c in mine or (c.is_number and numbers):
-                    continue
-                numbers = numbers or c.is_number
-                options.append((c, True))
+        options: list[tuple[Card, bool]] = []
+        held = sorted({c for c in known if c.color is color}, key=order.__getitem__)
+        for c, unseen in [*((c, False) for c in held), *((c, True) for c in pool)]:
+            if c.color is color and not any(c is o or (c.is_number and o.is_number)
+                                            for o, _ in options):
+                options.append((c, unseen))
         per_color.append(options)
     narrow = f"{who}'s hand" if unknown > 0 else f"which cards {who} discards"
     ways: list[list[tuple[Card, bool]]] = [[]]
@@ -146,23 +144,20 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
         ways += [[*w, o] for w in ways for o in options if sum(x for _, x in w) + o[1] <= unknown]
         if len(ways) > branch.budget.left:  # each way is one position at least
             raise TooOpenError(narrow)
-    # Each way, with each of its cards thrown last; a hand set up again for unknown cards.
-    throws: list[list[tuple[Card, bool]]] = [[]]
-    throws += [[*(x for x in w if x is not last), last] for w in ways for last in w]
+    # A position set up again for each set of unknown cards thrown; a copy of it for each way.
     extras = {tuple(c for c, x in w if x) for w in ways}
-    branch.budget.afford(len(throws) + sum(1 + len(branch.prelude) for e in extras if e), narrow)
-    set_up: dict[tuple[Card, ...], tuple[Branch, Game, list[Event]]] = {(): (branch, game,
-                                                                                list(events))}
+    branch.budget.afford(len(ways) + sum(1 + len(branch.prelude) for e in extras if e), narrow)
+    set_up: dict[tuple[Card, ...], tuple[Branch, Game, list[Event]]] = {
+        (): (branch, game, list(events))}
     groups: dict[tuple[Any, ...], list[tuple[list[Card], Verdict]]] = {}
-    for throw in sorted(throws, key=len):
-        cards = [c for c, _ in throw]
-        extra = tuple(c for c, x in throw if x)
-        key = tuple(sorted(extra, key=order.__getitem__))
-        if key not in set_up:
-            b = branch.with_hand(seat, key)
+    for way in ways:
+        cards = [c for c, _ in way]
+        extra = tuple(c for c, x in way if x)
+        if extra not in set_up:
+            b = branch.with_hand(seat, extra)
             g, ev = b.run()
-            set_up[key] = (b, g, ev)
-        b, g, ev = set_up[key]
+            set_up[extra] = (b, g, ev)
+        b, g, ev = set_up[extra]
         fork = g.copy()
         done = [Action(ActionKind.DISCARD, c) for c in cards]
         later = list(ev)
@@ -177,21 +172,17 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
     cases = []
     for group in groups.values():
         v = group[0][1]
-        if len({x.color for _, x in group}) > 1:
+        if len({x.color for _, x in group}) > 1 or any(len(c) > 1 for c, _ in group):
             v = colorless(v)
-        # Said as sets of cards: the order they go in changes only the color in play.
-        sets = list(dict.fromkeys(tuple(sorted(c, key=lambda x: _COLOR_ORDER[x.color]))
-                                  for c, _ in group))
-        said = [and_list([card_name(c) for c in o]) if o else "nothing" for o in sets]
+        said = [and_list([card_name(c) for c in cards]) if cards else "nothing"
+                for cards, _ in group]
         when = (f"{who} discards {or_list(said)}" if len(said) <= 3 else
                 f"{who} discards {said[0]}, or one of {len(said) - 1} other sets of cards "
                 "to the same effect")
+        sets = [cards for cards, _ in group]
         cases.append(Case(when, v, choice_of("discard", who, cards=sets[0], options=sets)))
     return depends_clause(t, events[since:], f"what {who} discards (up to one card of each "
                           "color, in any order: R18)", cases)
-
-
-_COLOR_ORDER: dict[Color | None, int] = {c: i for i, c in enumerate(COLORS)}
 
 
 def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tuple[list[Card], int]:
