@@ -45,7 +45,6 @@ from .resolve import (
     challenged_cards,
     colorless,
     cut_short,
-    effect_key,
     first_case,
     resolve_branch,
     tops_of,
@@ -73,7 +72,6 @@ from .wording import (
     and_list,
     as_sentence,
     cap,
-    case_key,
     cite,
     depends_clause,
     end_clause,
@@ -340,10 +338,11 @@ def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
         ps = [] if color is plays[0].color else plays_of(game, card, color, target)
         if ps:
             per.append((color, answer(ps)))
-    first = per[0][1]
+    first = colorless(per[0][1], card)
     per.sort(key=lambda x: COLORS.index(x[0]))
-    if len({(case_key(v), effect_key(v)) for _, v in per}) == 1:
-        return colorless(first, card)
+    said = first.to_dict()
+    if all(colorless(v, card).to_dict() == said for _, v in per):
+        return first
     if not first.too_open:
         # A color the budget could not follow further: naming the color settles it.
         per = [(color, cut_short(f"the color {who} names") if v.too_open else v)
