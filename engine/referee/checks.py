@@ -41,6 +41,7 @@ from .branch import (
 from .resolve import (
     ACCEPT_ACTION,
     CHALLENGE_ACTION,
+    catches,
     challenge_tops,
     challenged_cards,
     colorless,
@@ -388,33 +389,11 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
         if len(ps) > 1:
             return v
         played = branch.then(ps[0], *then)
-        return _catches(t, played, p, _jump_ins(t, played, v))
+        return catches(played, p, _jump_ins(t, played, v),
+                       after=lambda caught, w: _jump_ins(t, caught, w))
 
     return answer(plays) if named is not None else by_color(t, branch, c, plays, answer,
                                                             target_seat)
-
-
-def _catches(t: Table, branch: Branch, player: int, v: Verdict) -> Verdict:
-    """``v``, the answer once ``branch`` is played, with a case for each player who may
-    catch ``player`` not calling UNO on the way (R6): the caught player draws."""
-    try:
-        game, events = branch.run()
-    except TooOpenError as exc:
-        return replace(v, too_open=exc.narrow)
-    catches = [a for a in game.legal_actions()
-               if a.kind is ActionKind.CATCH and a.target == player and a.seat is not None]
-    if not catches:
-        return v
-    who = t.name(player)
-    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)", v,
-                  choice_of("catch", None, target=who, yes=False))]
-    for a in catches:
-        assert a.seat is not None
-        caught = branch.then(a)
-        cases.append(Case(f"{t.name(a.seat)} catches {who}",
-                          _jump_ins(t, caught, resolve_branch(caught)),
-                          choice_of("catch", t.name(a.seat), target=who, yes=True)))
-    return depends_clause(t, events, f"whether someone catches {who} not calling UNO", cases)
 
 
 def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:

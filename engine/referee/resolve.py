@@ -6,7 +6,7 @@ round by round. Where the answer hangs on an unknown, each way it can turn out i
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -166,8 +166,10 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
         if fork.phase is Phase.DISCARD and fork.to_act == seat:
             done.append(_DONE)
             later += fork.apply(_DONE)
-        v = resolve_branch(b.then(*done), since=since, lead=lead, sizes=sizes,
-                           played=(fork, later))
+        thrown = b.then(*done)
+        v = resolve_branch(thrown, since=since, lead=lead, sizes=sizes, played=(fork, later))
+        if len(fork.hands[seat]) == 1:  # down to one card: it may be caught (R6)
+            v = catches(thrown, seat, v, played=(fork, later), since=since, sizes=sizes)
         groups.setdefault(effect_key(v), []).append((cards, v))
     cases = []
     for group in groups.values():
@@ -199,6 +201,36 @@ def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tup
             e.kind in (EventKind.SWAP, EventKind.ROTATE) for e in events):
         held = Counter(game.hands[seat])
     return list(held.elements()), len(game.hands[seat]) - sum(held.values())
+
+
+def catches(branch: Branch, player: int, v: Verdict, *,
+            after: Callable[[Branch, Verdict], Verdict] | None = None,
+            played: tuple[Game, list[Event]] | None = None, since: int = 0,
+            sizes: bool = False) -> Verdict:
+    """``v``, the answer once ``branch`` is played, with a case for each player who may
+    catch ``player`` not calling UNO there (R6): the caught player draws. ``after``: what
+    else to ask of a caught branch and its verdict; ``played``: ``branch`` already run."""
+    try:
+        game, events = played or branch.run()
+    except TooOpenError as exc:
+        return replace(v, too_open=exc.narrow)
+    found = [a for a in game.legal_actions()
+             if a.kind is ActionKind.CATCH and a.target == player and a.seat is not None]
+    if not found:
+        return v
+    t = branch.table
+    who = t.name(player)
+    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)", v,
+                  choice_of("catch", None, target=who, yes=False))]
+    for a in found:
+        assert a.seat is not None
+        caught = branch.then(a)
+        w = resolve_branch(caught, since=since, sizes=sizes)
+        cases.append(Case(f"{t.name(a.seat)} catches {who}",
+                          after(caught, w) if after is not None else w,
+                          choice_of("catch", t.name(a.seat), target=who, yes=True)))
+    return depends_clause(t, events[since:], f"whether someone catches {who} not calling UNO",
+                          cases)
 
 
 def effect_key(v: Verdict) -> tuple[Any, ...]:

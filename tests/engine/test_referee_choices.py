@@ -70,7 +70,7 @@ UNSETTLED = {
     "the card under": lambda: challenge(Scene("pizza-pizza", S3, color="red"), "Bea", hand=3),
     "the lever": lambda: whos_next(Scene("wild-jackpot", S3, hands={"Ann": "wild-jackpot blue-3"}),
                                    "Ann", "red-jackpot"),
-    "the discard": lambda: lever_discard("wild-jackpot red-skip blue-3"),
+    "the discard": lambda: lever_discard("wild-jackpot red-skip blue-3 wild"),
     "take or challenge": lambda: whos_next(Scene("classic", S3, top="red-5"), "Ann",
                                            "wild-draw4"),
     "pass it on": lambda: whos_next(Scene("classic", S3, top="red-5",
@@ -117,29 +117,40 @@ def test_a_hand_not_shown_is_a_holds_choice_naming_the_cards():
 
 def test_a_discard_with_a_skip_shown_is_not_one_next_player():
     # The dispute: the Skip in the hand shown may hit the next player.
-    v = lever_discard("wild-jackpot red-skip blue-3")
+    v = lever_discard("wild-jackpot red-skip blue-3 wild wild")
     assert not v.settled and v.next_player is None
     assert v.depends_on.startswith("what Ann discards")
     cases = by_choice(v, "cards")
     assert cases[()].next_player == "Bea" and cases[()].skipped == ()
     assert cases[("red-skip",)].next_player == "Cy" and cases[("red-skip",)].skipped == ("Bea",)
-    # Throwing both ends Ann's hand.
-    assert cases[("red-skip", "blue-3")].next_player is None
     # A blue 3 changes no turn: it is said with throwing nothing.
     assert v.cases[0].choice["options"] == [[], ["blue-3"]]
     assert v.cases[0].when == "Ann discards nothing or blue 3"
 
 
+def test_a_discard_down_to_one_card_may_be_caught_and_of_every_card_goes_out():
+    v = lever_discard("wild-jackpot red-skip blue-3 wild")
+    cases = by_choice(v, "cards")
+    # Down to her wild: she owes an UNO call (R6), and may be caught.
+    both = cases[("red-skip", "blue-3")]
+    assert [c.choice["kind"] for c in both.cases] == ["catch"] * 3
+    assert by_choice(both, "seat")["Cy"].draws == {"Ann": 2}
+    # Throwing every card ends her hand.
+    v = lever_discard("wild-jackpot red-skip blue-draw2")
+    out = by_choice(v, "cards")[("red-skip", "blue-draw2")]
+    assert out.next_player is None and out.draws == {"Bea": 2}
+
+
 @pytest.mark.parametrize("seats, reverse_next", [(S3, "Cy"), (S2, "Bea")])
 def test_a_discarded_reverse_turns_play_round(seats, reverse_next):
     # Three players: the Reverse sends play the other way. Two: it only reverses (R13).
-    v = lever_discard("wild-jackpot red-reverse green-2", seats)
+    v = lever_discard("wild-jackpot red-reverse green-2 wild wild", seats)
     reverse = by_choice(v, "cards")[("red-reverse",)]
     assert reverse.next_player == reverse_next and reverse.direction == "counter-clockwise"
 
 
 def test_discarded_draw_twos_add_up():
-    v = lever_discard("wild-jackpot red-draw2 blue-draw2 green-2")
+    v = lever_discard("wild-jackpot red-draw2 blue-draw2 green-2 wild wild")
     cases = by_choice(v, "cards")
     assert cases[("red-draw2",)].draws == {"Bea": 2}
     assert cases[("red-draw2", "blue-draw2")].draws == {"Bea": 4}
@@ -148,7 +159,7 @@ def test_discarded_draw_twos_add_up():
 
 def test_a_discard_of_number_cards_only_is_settled_but_names_no_color():
     # Whatever Ann throws, Bea plays next; but a blue 3 thrown sets blue in play.
-    v = lever_discard("wild-jackpot blue-3 green-4 wild")
+    v = lever_discard("wild-jackpot blue-3 green-4 wild wild")
     assert v.settled and v.next_player == "Bea" and v.color is None
 
 
