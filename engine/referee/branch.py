@@ -84,7 +84,7 @@ _DRAW_PILE = 40
 #: Each way an unknown card or a choice can turn out is another position, and ten unknown
 #: hands at a droid are millions of ways: past the budget the referee says what it
 #: settled and what to tell it (``Verdict.too_open``). Counted, not timed, so the same
-#: question always gets the same answer. The most a dispute of the tests needs is 114 (a
+#: question always gets the same answer. The most a dispute of the tests needs is 88 (a
 #: Wild Draw 2 challenged on an unknown card under it); the most open question costs
 #: about 15 ms and 120 KB of JSON.
 SEARCH_BUDGET = 200

@@ -78,7 +78,8 @@ class Case:
     - ``"color"``: the seat names ``"color"``;
     - ``"challenge"``: the seat challenges a draw wild (``"yes"`` True) or takes the
       cards (False); ``"stack"``: it passes the draw on with ``"cards"``;
-    - ``"catch"``: the seat catches a player who owed an UNO call (``"yes"``), R6;
+    - ``"catch"``: the seat catches ``"target"``, who owed an UNO call (``"yes"`` True),
+      or nobody does (seat None, False), R6;
     - ``"jump_in"``: the seat jumps in with ``"cards"`` (``"yes"`` True), or nobody does
       (seat None, False);
     - ``"target"``: the seat swaps hands with ``"target"``;
