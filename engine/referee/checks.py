@@ -62,6 +62,7 @@ from .scene import (
     make_table,
 )
 from .verdict import (
+    UNNAMED_SEATS,
     Case,
     ImpossibleSituationError,
     RefereeError,
@@ -105,10 +106,10 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     >>> v.playable, v.guilty
     (True, True)
     """
-    who = (str(player).strip() if player is not None else "") or "the player"
+    unnamed = [*UNNAMED_SEATS, "another player"]  # the JSON gives these by number
+    who = (str(player).strip() if player is not None else "") or unnamed[0]
     # Three seats, so that no two-player rule (R13) colors the hypothetical challenge.
-    t = make_table(scene.variant, [who, *(n for n in ("the next player", "the player after them",
-                                                  "another player") if n != who)][:3],
+    t = make_table(scene.variant, [who, *(n for n in unnamed[1:] if n != who)][:3],
                    scene.options)
     top_card, col = scene.top, scene.color
     if top_card is None:

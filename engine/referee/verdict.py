@@ -94,8 +94,9 @@ class Case:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values, for JSON: ``when``, ``choice`` and the case's ``verdict``."""
-        return {"when": self.when, "choice": dict(self.choice),
-                "verdict": self.verdict.to_dict()}
+        choice = {k: seat_ref(v) if k in ("seat", "target") else v
+                  for k, v in self.choice.items()}
+        return {"when": self.when, "choice": choice, "verdict": self.verdict.to_dict()}
 
 
 def choice_of(kind: str, seat: str | None, **option: Any) -> dict[str, Any]:
