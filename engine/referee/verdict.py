@@ -216,6 +216,33 @@ class Verdict:
         return out
 
 
+#: The fields of a :class:`Verdict` that are not what it says: how the engine got there
+#: (the steps of one case may differ in filler cards nobody knows) and what it cites.
+_NOT_SAID = frozenset({"steps", "citations", "cases"})
+
+
+def answer_key(v: Verdict) -> tuple[Any, ...]:
+    """Everything ``v`` says, as one value to compare: its sentence, every fact it carries
+    (who plays next, who draws, the color, the cards laid, the hand sizes, the points...),
+    what it hangs on, and each case with its verdict. Two answers may be said as one only
+    where their keys are equal (not where only their sentences are).
+
+    >>> from dataclasses import replace
+    >>> from engine.referee import Scene, whos_next
+    >>> a = whos_next(Scene("classic", ["Ann", "Bea"]), "Ann", "red-3")
+    >>> answer_key(a) == answer_key(a), answer_key(a) == answer_key(replace(a, color=None))
+    (True, False)
+    """
+    out: list[Any] = []
+    for f in fields(v):
+        if f.name in _NOT_SAID:
+            continue
+        value = getattr(v, f.name)
+        out.append(tuple(sorted(value.items())) if isinstance(value, Mapping) else value)
+    out.append(tuple((c.when, answer_key(c.verdict)) for c in v.cases))
+    return tuple(out)
+
+
 #: The fields of a :class:`Verdict` that hold a seat, or a list of seats.
 _SEAT_FIELDS = frozenset({"next_player", "color_chooser", "until"})
 _SEAT_LISTS = frozenset({"skipped", "catchers"})

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import COLORS, ActionKind, Card, Event, EventKind, Game, Phase, card_name
 from .scene import DIRECTION_WORDS, Table
-from .verdict import Case, Verdict
+from .verdict import Case, Verdict, answer_key
 
 # -- telling what happened --------------------------------------------------------------------
 
@@ -203,7 +203,9 @@ def leaf(t: Table, game: Game, events: Sequence[Event], lead: str = "", *,
 
 
 def case_key(v: Verdict) -> tuple[Any, ...]:
-    return (v.outcome, v.depends_on, tuple((c.when, case_key(c.verdict)) for c in v.cases))
+    # Every fact the verdict carries, not only its sentence: two cases that read the same
+    # but lay different cards (a droid) or leave different hands are not one answer.
+    return answer_key(v)
 
 
 def depends_clause(t: Table, events: Sequence[Event], depends_on: str, cases: Sequence[Case], *,

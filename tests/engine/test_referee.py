@@ -698,10 +698,15 @@ def test_r36_droid_round_goes_on_past_the_player():
     assert v.draws == {"Ann": 3} and v.last_color is Color.RED and v.next_player == "Bea"
 
 
-def test_r36_droid_choices_that_end_alike_are_one_answer():
+def test_r36_droid_choices_that_read_alike_but_lay_different_cards_stay_cases():
+    # Whichever card Ann lays, Bea draws 3; but the cards laid differ, so it is no one
+    # answer (issue 20): the cases agree on who draws and who plays next.
     v = build_droid("star-wars", S3, "Ann", "red",
                     {"Ann": "blue-1 green-1", "Bea": "wild", "Cy": "green-4"})
-    assert v.settled and v.draws == {"Bea": 3}
+    assert v.depends_on == "which color Ann lays" and v.next_player == "Bea"
+    assert {c.verdict.outcome for c in v.cases} == {v.cases[0].verdict.outcome}
+    assert [c.verdict.draws for c in v.cases] == [{"Bea": 3}, {"Bea": 3}]
+    assert [[x.text for _, x in c.verdict.laid] for c in v.cases] == [["blue-1"], ["green-1"]]
 
 
 def test_r36_droid_choices_that_differ_are_cases():
