@@ -335,11 +335,14 @@ def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
     who = t.name(branch.to_act)
     before = branch.budget.left
     per: list[tuple[Color, Verdict]] = [(plays[0].color, answer(list(plays)))]
+    narrow = per[0][1].too_open
     branch.budget.left += min(COLOR_BUDGET, 3 * (before - branch.budget.left))
     for color in COLORS:
         ps = [] if color is plays[0].color else plays_of(game, card, color, target)
         if ps:
-            per.append((color, answer(ps)))
+            # Past the budget with the first color, the others are not followed at all (as
+            # open as it, they would only be cut shorter): each says what to tell.
+            per.append((color, cut_short(narrow) if narrow else answer(ps)))
     first = colorless(per[0][1], card)
     per.sort(key=lambda x: COLORS.index(x[0]))
     said = first.to_dict()

@@ -5,14 +5,21 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .. import Action, ActionKind, Card, Color, EventKind, Phase, Rank, card_name
-from .branch import make_branch, play_branch, refusal
+from .branch import Branch, make_branch, play_branch, refusal
 from .checks import by_color, play_verdict
-from .resolve import resolve_branch, undecided_visit
+from .resolve import cut_short, resolve_branch, undecided_visit
 from .scene import Cards, HandLike, Scene, SeatRef, Table, hand_arg
-from .verdict import IllegalMoveError, ImpossibleSituationError, UnknownCardError, Verdict
+from .verdict import (
+    IllegalMoveError,
+    ImpossibleSituationError,
+    TooOpenError,
+    UnknownCardError,
+    Verdict,
+)
 from .wording import cap
 
 # -- special cards, step by step ------------------------------------------------------------
@@ -167,7 +174,8 @@ def build_droid(scene: Scene, player: SeatRef, *, named: Color | str | None = No
                 lays: Cards | None = None) -> Verdict:
     """Let's Build a Droid (R36): ``player`` names a color (``named``) and lays a colored
     card; going round, each next player lays a card of a different color from the last
-    one laid; the first who cannot draws 3; then play resumes after ``player``.
+    one laid; the first who cannot draws 3; then play resumes after ``player``. Without
+    ``named`` the color is the player's choice (as in :func:`wild_dip`).
 
     The scene's hands are each seat's cards (``player``'s without the Droid), or counts
     where unknown. ``lays``: the cards laid so far, in order. Where a seat's choice or its
@@ -187,12 +195,26 @@ def build_droid(scene: Scene, player: SeatRef, *, named: Color | str | None = No
     branch, plays = play_branch(t, p, droid, others=known, hand=([droid, *mine], size + 1),
                                 direction=scene.direction, top=scene.top, color=scene.color,
                                 named=named)
-    branch = branch.then(plays[0])
     laid = t.cards(lays or (), "the cards laid")
     if len(laid) > MAX_LAYS:
         raise ImpossibleSituationError(
             f"{len(laid)} cards laid: the referee follows a droid up to {MAX_LAYS} cards")
-    game, events = branch.run()
+
+    def answer(ps: list[Action]) -> Verdict:
+        return _walk_droid(t, branch.then(ps[0]), laid)
+
+    # Without ``named`` the color is the player's choice (it is the color play resumes
+    # in, R36): each is played out, as for any wild.
+    return answer(plays) if named is not None else by_color(t, branch, droid, plays, answer)
+
+
+def _walk_droid(t: Table, branch: Branch, laid: Sequence[Card]) -> Verdict:
+    """The droid played in ``branch``, ``laid`` laid so far, walked on (R36). Where the
+    question's budget runs out, the answer says so."""
+    try:
+        game, events = branch.run()
+    except TooOpenError as exc:
+        return cut_short(exc.narrow)
     for c in laid:
         # A seat whose cards are unknown lays this card: the filler must not decide for it.
         visit = undecided_visit(branch, game, events)
@@ -210,6 +232,8 @@ def build_droid(scene: Scene, player: SeatRef, *, named: Color | str | None = No
         except IllegalMoveError as exc:
             raise ImpossibleSituationError(
                 f"{t.name(seat)} cannot lay {card_name(c)}: {exc}") from None
+        except TooOpenError as exc:
+            return cut_short(exc.narrow)
     return resolve_branch(branch, played=(game, events))
 
 
