@@ -310,14 +310,23 @@ def _opening(t: Table, dealer: int, first: Card) -> Game:
 
 
 def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bool = False,
-                 then: Sequence[Action] = ()) -> Verdict:
-    """The verdict on a play: one way to play it, or a case for each seat it may name."""
+                 then: Sequence[Action] = (),
+                 after: Callable[[Branch, Verdict], Verdict] | None = None) -> Verdict:
+    """The verdict on a play: one way to play it, or a case for each seat it may name.
+    Each seat it leaves on one card may be caught not calling UNO (R6: a case for each
+    catcher); ``after``: what else to ask of each way it goes (a jump-in)."""
+
+    def played(a: Action) -> Verdict:
+        b = branch.then(a, *then)
+        v = resolve_branch(b, sizes=sizes)
+        return catches(b, after(b, v) if after is not None else v, after=after, sizes=sizes)
+
     if len(plays) == 1:
-        return resolve_branch(branch.then(plays[0], *then), sizes=sizes)
+        return played(plays[0])
     actor = plays[0].seat if plays[0].seat is not None else branch.to_act
     who = t.name(actor)
     cases = [Case(f"{who} swaps with {t.name(a.target)}" if a.target is not None else a.text,
-                  resolve_branch(branch.then(a, *then), sizes=sizes),
+                  played(a),
                   choice_of("target", who,
                             target=t.name(a.target) if a.target is not None else None))
              for a in plays]
@@ -389,12 +398,7 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     target_seat = t.seat(target, "the seat to swap with") if target is not None else None
 
     def answer(ps: list[Action]) -> Verdict:
-        v = play_verdict(t, branch, ps, then=then)
-        if len(ps) > 1:
-            return v
-        played = branch.then(ps[0], *then)
-        return catches(played, p, _jump_ins(t, played, v),
-                       after=lambda caught, w: _jump_ins(t, caught, w))
+        return play_verdict(t, branch, ps, then=then, after=lambda b, w: _jump_ins(t, b, w))
 
     return answer(plays) if named is not None else by_color(t, branch, c, plays, answer,
                                                             target_seat)
@@ -418,7 +422,7 @@ def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
         held = [a for a in game.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
         if held:  # a copy the table knows they hold
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              resolve_branch(branch.then(held[0])),
+                              _jumped(branch.then(held[0])),
                               choice_of("jump_in", t.name(s), cards=[top], yes=True)))
             continue
         if branch.hands[s].unknown < 1:
@@ -436,12 +440,17 @@ def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
         jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
         if jumps:
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              resolve_branch(tried.then(jumps[0])),
+                              _jumped(tried.then(jumps[0])),
                               choice_of("jump_in", t.name(s), cards=[top], yes=True)))
     if len(cases) == 1:
         return v
     return depends_clause(t, events, f"whether someone jumps in with another {card_name(top)}",
                     cases)
+
+
+def _jumped(branch: Branch) -> Verdict:
+    # After a jump-in: the jumper left on one card may be caught (R6).
+    return catches(branch, resolve_branch(branch))
 
 
 def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
@@ -498,13 +507,21 @@ def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played
         return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        catchable=False, penalty=game.uno_penalty)
     branch = branch.then(plays[0])
-    if called:
-        branch = branch.then(Action(ActionKind.UNO, seat=p))
     game, events = branch.run()
+    call = Action(ActionKind.UNO, seat=p)
+    made = called and game.is_legal(call)  # a call nobody owes is not made (R6)
+    if made:
+        branch = branch.then(call)
+        events += game.apply(call)
     if not given:
         # The card played was not given: the one picked to play it is no step to show.
         events = [e for e in events if not (e.kind is EventKind.PLAY and e.seat == p)]
     penalty = game.uno_penalty
+    if called and p not in game.uno_owed and len(game.hands[p]) != 1:
+        # No call was owed (a swap left them more cards): nothing to call, nothing to catch.
+        held = len(game.hands[p])
+        return Verdict(f"No: no UNO call is owed, {who} holds {held} card{'s' * (held != 1)}",
+                       tuple(events), cite(events, ["R6"]), catchable=False, penalty=penalty)
     closer = _close_window(game, p) if next_began else None
     catchers = tuple(t.name(a.seat) for a in game.legal_actions()
                      if a.kind is ActionKind.CATCH and a.target == p and a.seat is not None)
@@ -512,7 +529,7 @@ def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played
         reason, rule = refusal(game, catch)
         if closer is not None:
             reason = f"it is too late: {t.name(closer)} has begun their turn"
-        elif called:
+        elif made:
             # The call was owed and made (the engine took it), so that is why (R6).
             reason = f"{who} has called UNO: a late call, made before anyone catches you, is safe"
         return Verdict(cap(f"no: {reason}"), tuple(events), cite(events, [rule]),

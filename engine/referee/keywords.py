@@ -250,9 +250,9 @@ def seven_zero(variant: VariantLike, seats: Sequence[str] | int, player: SeatRef
 
     >>> from engine import TableOptions
     >>> v = seven_zero("classic", ["Ann", "Bea", "Cy"], "Ann", "red-0",
-    ...                counts={"Ann": 2, "Bea": 5, "Cy": 6}, options=TableOptions(seven_o=True))
+    ...                counts={"Ann": 3, "Bea": 5, "Cy": 6}, options=TableOptions(seven_o=True))
     >>> v.outcome, v.hand_sizes
-    ('Every hand moves one seat clockwise, then Bea plays', {'Ann': 6, 'Bea': 1, 'Cy': 5})
+    ('Every hand moves one seat clockwise, then Bea plays', {'Ann': 6, 'Bea': 2, 'Cy': 5})
     """
     scene = Scene(variant, seats, top=top, color=color, direction=direction, hands=counts,
                   options=options, hands_are="counts")

@@ -97,13 +97,26 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
         return leaf(t, after, shown, lead, clauses=said, end=end_clause(t, after, later),
                      next_player=_playing(t, after), sizes=sizes)
     if phase is Phase.GIVE and seat is not None:
-        given = game.hands[seat][0]
-        after, later = branch.then(Action(ActionKind.GIVE, given)).run()
-        gift = next(e for e in later[len(events):] if e.kind is EventKind.GIVE)
-        receiver = t.name(gift.target) if gift.target is not None else ""
-        said = join_clauses(t, shown) + [f"{t.name(seat)} gives a card of their choice to {receiver}"]
-        return leaf(t, after, shown, lead, clauses=said, end=end_clause(t, after, later),
-                     next_player=_playing(t, after), sizes=sizes)
+        gave = branch.then(Action(ActionKind.GIVE, game.hands[seat][0]))
+        after, later = gave.run()
+        at = first_case(later, EventKind.GIVE, len(events))
+        # The card given is the player's choice: no step names it (the filler's card).
+        unnamed = (after, [*later[:at], *later[at + 1:]])
+
+        def gift(b: Branch, ran: tuple[Game, list[Event]] | None = None) -> Verdict:
+            g, ev = ran or b.run()
+            given = ev[at]
+            receiver = t.name(given.target) if given.target is not None else ""
+            rest = ev[at + 1:]
+            said = [*join_clauses(t, shown),
+                    f"{t.name(seat)} gives a card of their choice to {receiver}",
+                    *join_clauses(t, rest)]
+            return leaf(t, g, [*shown, *rest], lead, clauses=said, end=end_clause(t, g, ev),
+                        next_player=_playing(t, g), sizes=sizes)
+
+        # Down to one card after the gift: it may be caught (R6).
+        return catches(gave, gift(gave, (after, later)), played=unnamed, since=since,
+                       sizes=sizes, resolve=gift)
     if phase is Phase.DROID:
         return _droid(branch, since=since, played=(game, events))
     return leaf(t, game, shown, lead, sizes=sizes)
@@ -168,8 +181,8 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
             later += fork.apply(_DONE)
         thrown = b.then(*done)
         v = resolve_branch(thrown, since=since, lead=lead, sizes=sizes, played=(fork, later))
-        if len(fork.hands[seat]) == 1:  # down to one card: it may be caught (R6)
-            v = catches(thrown, seat, v, played=(fork, later), since=since, sizes=sizes)
+        # Down to one card: it may be caught (R6).
+        v = catches(thrown, v, played=(fork, later), since=since, sizes=sizes)
         groups.setdefault(effect_key(v), []).append((cards, v))
     cases = []
     for group in groups.values():
@@ -203,31 +216,53 @@ def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tup
     return list(held.elements()), len(game.hands[seat]) - sum(held.values())
 
 
-def catches(branch: Branch, player: int, v: Verdict, *,
+def catches(branch: Branch, v: Verdict, *,
             after: Callable[[Branch, Verdict], Verdict] | None = None,
             played: tuple[Game, list[Event]] | None = None, since: int = 0,
-            sizes: bool = False) -> Verdict:
+            sizes: bool = False, resolve: Callable[[Branch], Verdict] | None = None,
+            done: tuple[int, ...] = ()) -> Verdict:
     """``v``, the answer once ``branch`` is played, with a case for each player who may
-    catch ``player`` not calling UNO there (R6): the caught player draws. ``after``: what
-    else to ask of a caught branch and its verdict; ``played``: ``branch`` already run."""
+    catch a seat left on one card without calling UNO there (R6): the caught seat draws.
+    Each seat that owes the call is a choice of its own (a swap or a 7-0 may leave two).
+    ``after``: what else to ask of a caught branch and its verdict; ``played``: ``branch``
+    already run; ``resolve``: how a caught branch is answered (by default
+    :func:`resolve_branch`); ``done``: seats whose catch is decided already."""
     try:
         game, events = played or branch.run()
     except TooOpenError as exc:
         return replace(v, too_open=exc.narrow)
+    owed = [s for s in game.uno_owed if s not in done]
+    if not owed:
+        return v
+    player = owed[0]
     found = [a for a in game.legal_actions()
              if a.kind is ActionKind.CATCH and a.target == player and a.seat is not None]
     if not found:
         return v
     t = branch.table
+
+    def rest(b: Branch, w: Verdict, ran: tuple[Game, list[Event]] | None = None) -> Verdict:
+        # The other seats that owe the call, caught or not, in this branch.
+        if len(owed) == 1:
+            return w
+        return catches(b, w, after=after, played=ran, since=since, sizes=sizes,
+                       resolve=resolve, done=(*done, player))
+
     who = t.name(player)
-    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)", v,
+    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)", rest(branch, v, (game, events)),
                   choice_of("catch", None, target=who, yes=False))]
     for a in found:
         assert a.seat is not None
         caught = branch.then(a)
-        w = resolve_branch(caught, since=since, sizes=sizes)
+        if resolve is not None:
+            try:
+                w = resolve(caught)
+            except TooOpenError as exc:
+                w = cut_short(exc.narrow)
+        else:
+            w = resolve_branch(caught, since=since, sizes=sizes)
         cases.append(Case(f"{t.name(a.seat)} catches {who}",
-                          after(caught, w) if after is not None else w,
+                          rest(caught, after(caught, w) if after is not None else w),
                           choice_of("catch", t.name(a.seat), target=who, yes=True)))
     return depends_clause(t, events[since:], f"whether someone catches {who} not calling UNO",
                           cases)

@@ -113,10 +113,10 @@ def seven_zero(scene: Scene, player: SeatRef, card: Card | str, *,
     Without the house rule the card is only a number.
 
     >>> from engine import TableOptions
-    >>> scene = Scene("classic", ["Ann", "Bea", "Cy"], hands={"Ann": 2, "Bea": 5, "Cy": 6},
+    >>> scene = Scene("classic", ["Ann", "Bea", "Cy"], hands={"Ann": 3, "Bea": 5, "Cy": 6},
     ...               options=TableOptions(seven_o=True))
     >>> seven_zero(scene, "Ann", "red-0").hand_sizes
-    {'Ann': 6, 'Bea': 1, 'Cy': 5}
+    {'Ann': 6, 'Bea': 2, 'Cy': 5}
     """
     t = scene.seated()
     p = t.seat(player, "the player")

@@ -655,8 +655,8 @@ def test_seven_zero_house_rule():
                    options=SEVEN_O)
     assert v.hand_sizes == {"Ann": 6, "Bea": 7, "Cy": 2} and v.next_player == "Bea"
     v = seven_zero("classic", S3, "Ann", "red-0", direction=-1,
-                   counts={"Ann": 2, "Bea": 5, "Cy": 6}, options=SEVEN_O)
-    assert v.hand_sizes == {"Ann": 5, "Bea": 6, "Cy": 1} and v.next_player == "Cy"
+                   counts={"Ann": 3, "Bea": 5, "Cy": 6}, options=SEVEN_O)
+    assert v.hand_sizes == {"Ann": 5, "Bea": 6, "Cy": 2} and v.next_player == "Cy"
     assert v.outcome.startswith("Every hand moves one seat counter-clockwise")
     plain = seven_zero("classic", S3, "Ann", "red-7", counts={"Ann": 3, "Cy": 6})
     assert plain.hand_sizes == {"Ann": 2, "Bea": 7, "Cy": 6}  # without the house rule
