@@ -6,7 +6,7 @@ way an unknown can turn out is a branch of its own, paid from the question's bud
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -105,14 +105,15 @@ class Budget:
         self.left = SEARCH_BUDGET
 
     def spend(self, scene: Branch) -> None:
-        self.pay(1 + len(scene.prelude), narrowed(scene))
+        self.pay(1 + len(scene.prelude), lambda: narrowed(scene))
 
-    def pay(self, cost: int, narrow: str) -> None:
+    def pay(self, cost: int, narrow: str | Callable[[], str]) -> None:
         """Pay ``cost`` (a position played on from a copy of a game already set up costs
-        one); past the budget, :class:`TooOpenError` says to tell the referee ``narrow``."""
+        one); past the budget, :class:`TooOpenError` says to tell the referee ``narrow``
+        (worded only then, where it is a function)."""
         self.left -= cost
         if self.left < 0:
-            raise TooOpenError(narrow)
+            raise TooOpenError(narrow if isinstance(narrow, str) else narrow())
 
     def afford(self, cost: int, narrow: str) -> None:
         """Pay ``cost`` for work counted before it is done; where it is more than is left,

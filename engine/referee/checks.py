@@ -41,6 +41,8 @@ from .branch import (
 from .resolve import (
     ACCEPT_ACTION,
     CHALLENGE_ACTION,
+    After,
+    Ran,
     catches,
     challenge_tops,
     challenged_cards,
@@ -68,6 +70,7 @@ from .verdict import (
     RefereeError,
     TooOpenError,
     Verdict,
+    answer_key,
     choice_of,
 )
 from .wording import (
@@ -310,16 +313,21 @@ def _opening(t: Table, dealer: int, first: Card) -> Game:
 
 
 def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bool = False,
-                 then: Sequence[Action] = (),
-                 after: Callable[[Branch, Verdict], Verdict] | None = None) -> Verdict:
+                 then: Sequence[Action] = (), after: After | None = None) -> Verdict:
     """The verdict on a play: one way to play it, or a case for each seat it may name.
     Each seat it leaves on one card may be caught not calling UNO (R6: a case for each
     catcher); ``after``: what else to ask of each way it goes (a jump-in)."""
 
     def played(a: Action) -> Verdict:
         b = branch.then(a, *then)
-        v = resolve_branch(b, sizes=sizes)
-        return catches(b, after(b, v) if after is not None else v, after=after, sizes=sizes)
+        try:
+            ran = b.run()
+        except TooOpenError as exc:
+            return cut_short(exc.narrow)
+        kept = (ran[0].copy(), list(ran[1]))  # read after the answer has played on
+        v = resolve_branch(b, sizes=sizes, played=ran)
+        return catches(b, after(b, v, kept) if after is not None else v, after=after,
+                       played=kept, sizes=sizes)
 
     if len(plays) == 1:
         return played(plays[0])
@@ -330,7 +338,12 @@ def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bo
                   choice_of("target", who,
                             target=t.name(a.target) if a.target is not None else None))
              for a in plays]
-    return depends_clause(t, (), f"whom {who} swaps hands with", cases)
+    whom = f"whom {who} swaps hands with"
+    if not cases[0].verdict.too_open:
+        # A seat the budget could not follow further: naming the seat settles it.
+        cases = [replace(c, verdict=cut_short(whom)) if c.verdict.too_open else c
+                 for c in cases]
+    return depends_clause(t, (), whom, cases)
 
 
 def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
@@ -352,11 +365,11 @@ def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
             # Past the budget with the first color, the others are not followed at all (as
             # open as it, they would only be cut shorter): each says what to tell.
             per.append((color, cut_short(narrow) if narrow else answer(ps)))
-    first = colorless(per[0][1], card)
+    first = per[0][1]
+    said = answer_key(first, color=False)
+    if all(answer_key(v, color=False) == said for _, v in per[1:]):
+        return colorless(first, card)
     per.sort(key=lambda x: COLORS.index(x[0]))
-    said = first.to_dict()
-    if all(colorless(v, card).to_dict() == said for _, v in per):
-        return first
     if not first.too_open:
         # A color the budget could not follow further: naming the color settles it.
         per = [(color, cut_short(f"the color {who} names") if v.too_open else v)
@@ -398,24 +411,26 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     target_seat = t.seat(target, "the seat to swap with") if target is not None else None
 
     def answer(ps: list[Action]) -> Verdict:
-        return play_verdict(t, branch, ps, then=then, after=lambda b, w: _jump_ins(t, b, w))
+        return play_verdict(t, branch, ps, then=then,
+                            after=lambda b, w, ran: _jump_ins(t, b, w, ran))
 
     return answer(plays) if named is not None else by_color(t, branch, c, plays, answer,
                                                             target_seat)
 
 
-def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
+def _jump_ins(t: Table, branch: Branch, v: Verdict, played: Ran) -> Verdict:
     # Jump-in (house rule): whoever holds a copy of the card now on top may play it first
-    # (the engine says when: before the next player begins their turn).
+    # (the engine says when: before the next player begins their turn). ``played``:
+    # ``branch`` run (read, not played on).
     if not t.options.jump_in:
         return v
-    try:
-        game, events = branch.run()
-    except TooOpenError as exc:
-        return replace(v, too_open=exc.narrow)
+    game, events = played
     top = game.top_card
-    if top is None or not any(a.kind is ActionKind.JUMP for a in game.legal_actions()) and all(
-            branch.hands[s].unknown < 1 for s in range(t.n)):
+    # An unknown hand may hold a copy only where the deck has one nobody named (the one
+    # Wild Swap Hands has none): counted, not played.
+    unseen = top is not None and branch.remaining()[top] > 0
+    if top is None or not any(a.kind is ActionKind.JUMP for a in game.legal_actions()) and (
+            not unseen or all(branch.hands[s].unknown < 1 for s in range(t.n))):
         return v
     cases = [Case("nobody jumps in", v, choice_of("jump_in", None, cards=[top], yes=False))]
     for s in range(t.n):
@@ -425,7 +440,7 @@ def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
                               _jumped(branch.then(held[0])),
                               choice_of("jump_in", t.name(s), cards=[top], yes=True)))
             continue
-        if branch.hands[s].unknown < 1:
+        if branch.hands[s].unknown < 1 or not unseen:
             continue
         try:
             tried = branch.with_hand(s, [top])
@@ -450,7 +465,13 @@ def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
 
 def _jumped(branch: Branch) -> Verdict:
     # After a jump-in: the jumper left on one card may be caught (R6).
-    return catches(branch, resolve_branch(branch))
+    try:
+        ran = branch.run()
+    except TooOpenError as exc:
+        return cut_short(exc.narrow)
+    kept = (ran[0].copy(), list(ran[1])) if ran[0].uno_owed else None
+    v = resolve_branch(branch, played=ran)
+    return catches(branch, v, played=kept) if kept is not None else v
 
 
 def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,

@@ -50,6 +50,12 @@ from .wording import (
 
 # -- resolving the decisions that follow a play ---------------------------------------------
 
+#: A branch already run: its game and the events that got there.
+Ran = tuple[Game, list[Event]]
+#: What else to ask of a branch, once run, and its verdict (a jump-in): the game given
+#: is a copy, to read.
+After = Callable[[Branch, Verdict, Ran], Verdict]
+
 ACCEPT_ACTION = Action(ActionKind.ACCEPT)
 CHALLENGE_ACTION = Action(ActionKind.CHALLENGE)
 _DONE = Action(ActionKind.DONE)
@@ -180,9 +186,12 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
             done.append(_DONE)
             later += fork.apply(_DONE)
         thrown = b.then(*done)
+        # Down to one card: it may be caught (R6), on the game as the discard left it (the
+        # answer goes on with this one).
+        owed = (fork.copy(), list(later)) if fork.uno_owed else None
         v = resolve_branch(thrown, since=since, lead=lead, sizes=sizes, played=(fork, later))
-        # Down to one card: it may be caught (R6).
-        v = catches(thrown, v, played=(fork, later), since=since, sizes=sizes)
+        if owed is not None:
+            v = catches(thrown, v, played=owed, since=since, sizes=sizes)
         groups.setdefault(effect_key(v), []).append((cards, v))
     cases = []
     for group in groups.values():
@@ -216,16 +225,16 @@ def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tup
     return list(held.elements()), len(game.hands[seat]) - sum(held.values())
 
 
-def catches(branch: Branch, v: Verdict, *,
-            after: Callable[[Branch, Verdict], Verdict] | None = None,
+def catches(branch: Branch, v: Verdict, *, after: After | None = None,
             played: tuple[Game, list[Event]] | None = None, since: int = 0,
-            sizes: bool = False, resolve: Callable[[Branch], Verdict] | None = None,
+            sizes: bool = False,
+            resolve: Callable[[Branch, tuple[Game, list[Event]]], Verdict] | None = None,
             done: tuple[int, ...] = ()) -> Verdict:
     """``v``, the answer once ``branch`` is played, with a case for each player who may
     catch a seat left on one card without calling UNO there (R6): the caught seat draws.
     Each seat that owes the call is a choice of its own (a swap or a 7-0 may leave two).
     ``after``: what else to ask of a caught branch and its verdict; ``played``: ``branch``
-    already run; ``resolve``: how a caught branch is answered (by default
+    already run (read, not played on); ``resolve``: how a caught branch is answered (by default
     :func:`resolve_branch`); ``done``: seats whose catch is decided already."""
     try:
         game, events = played or branch.run()
@@ -241,7 +250,7 @@ def catches(branch: Branch, v: Verdict, *,
         return v
     t = branch.table
 
-    def rest(b: Branch, w: Verdict, ran: tuple[Game, list[Event]] | None = None) -> Verdict:
+    def rest(b: Branch, w: Verdict, ran: Ran | None) -> Verdict:
         # The other seats that owe the call, caught or not, in this branch.
         if len(owed) == 1:
             return w
@@ -249,20 +258,30 @@ def catches(branch: Branch, v: Verdict, *,
                        resolve=resolve, done=(*done, player))
 
     who = t.name(player)
-    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)", rest(branch, v, (game, events)),
+    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)",
+                  rest(branch, v, (game, events)),
                   choice_of("catch", None, target=who, yes=False))]
     for a in found:
         assert a.seat is not None
         caught = branch.then(a)
-        if resolve is not None:
-            try:
-                w = resolve(caught)
-            except TooOpenError as exc:
-                w = cut_short(exc.narrow)
-        else:
-            w = resolve_branch(caught, since=since, sizes=sizes)
-        cases.append(Case(f"{t.name(a.seat)} catches {who}",
-                          rest(caught, after(caught, w) if after is not None else w),
+        # Played on from a copy of the game as it stands: paid as a position set up (its
+        # steps are as long), for the size of the answer more than the work.
+        fork = game.copy()
+        ran = (fork, [*events, *fork.apply(a)])
+        # What is asked of it after its answer reads it as caught (the answer plays on).
+        kept = (fork.copy(), list(ran[1])) if after is not None or len(owed) > 1 else None
+        try:
+            branch.budget.pay(1 + len(caught.prelude), lambda: narrowed(branch))
+            w = (resolve(caught, ran) if resolve is not None else
+                 resolve_branch(caught, since=since, sizes=sizes, played=ran))
+        except TooOpenError as exc:  # the rest are not tried: said as one case
+            anyone = "someone else" if len(cases) > 1 else "someone"
+            cases.append(Case(f"{anyone} catches {who}", cut_short(exc.narrow),
+                              choice_of("catch", None, target=who, yes=True)))
+            break
+        if after is not None and kept is not None:
+            w = after(caught, w, kept)
+        cases.append(Case(f"{t.name(a.seat)} catches {who}", rest(caught, w, kept),
                           choice_of("catch", t.name(a.seat), target=who, yes=True)))
     return depends_clause(t, events[since:], f"whether someone catches {who} not calling UNO",
                           cases)

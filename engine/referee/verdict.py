@@ -216,30 +216,37 @@ class Verdict:
         return out
 
 
-#: The fields of a :class:`Verdict` that are not what it says: how the engine got there
-#: (the steps of one case may differ in filler cards nobody knows) and what it cites.
-_NOT_SAID = frozenset({"steps", "citations", "cases"})
+#: The fields of a :class:`Verdict` that say something (the others are how the engine got
+#: there, where the steps of one case may differ in filler cards nobody knows, what it
+#: cites, and its cases, compared one by one).
+_SAID = tuple(f.name for f in fields(Verdict) if f.name not in ("steps", "citations", "cases"))
+#: Those that map seats to numbers (compared as sorted pairs).
+_BY_SEAT = frozenset(f.name for f in fields(Verdict) if str(f.type).startswith("Mapping"))
 
 
-def answer_key(v: Verdict) -> tuple[Any, ...]:
+def answer_key(v: Verdict, *, color: bool = True) -> tuple[Any, ...]:
     """Everything ``v`` says, as one value to compare: its sentence, every fact it carries
     (who plays next, who draws, the color, the cards laid, the hand sizes, the points...),
     what it hangs on, and each case with its verdict. Two answers may be said as one only
-    where their keys are equal (not where only their sentences are).
+    where their keys are equal (not where only their sentences are). ``color=False``:
+    leave out the color in play, here and in every case (an answer that claims none).
 
     >>> from dataclasses import replace
     >>> from engine.referee import Scene, whos_next
     >>> a = whos_next(Scene("classic", ["Ann", "Bea"]), "Ann", "red-3")
     >>> answer_key(a) == answer_key(a), answer_key(a) == answer_key(replace(a, color=None))
     (True, False)
+    >>> answer_key(a, color=False) == answer_key(replace(a, color=None), color=False)
+    True
     """
     out: list[Any] = []
-    for f in fields(v):
-        if f.name in _NOT_SAID:
+    for name in _SAID:
+        if name == "color" and not color:
             continue
-        value = getattr(v, f.name)
-        out.append(tuple(sorted(value.items())) if isinstance(value, Mapping) else value)
-    out.append(tuple((c.when, answer_key(c.verdict)) for c in v.cases))
+        value = getattr(v, name)
+        out.append(tuple(sorted(value.items())) if name in _BY_SEAT and value is not None
+                   else value)
+    out.append(tuple((c.when, answer_key(c.verdict, color=color)) for c in v.cases))
     return tuple(out)
 
 

@@ -213,7 +213,8 @@ def depends_clause(t: Table, events: Sequence[Event], depends_on: str, cases: Se
     """A verdict that hangs on ``depends_on``. Unless the cases are only some of the
     possibilities (``partial``), it collapses when every case ends the same way."""
     cases = list(cases)
-    if not partial and cases and len({case_key(c.verdict) for c in cases}) == 1:
+    if (not partial and cases and len({c.verdict.outcome for c in cases}) == 1
+            and len({case_key(c.verdict) for c in cases}) == 1):
         v = cases[0].verdict
         return replace(v, steps=tuple(events)) if len(cases) > 1 else v
     simple = len(cases) <= 3 and all(c.verdict.settled for c in cases)
