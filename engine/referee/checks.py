@@ -41,8 +41,6 @@ from .branch import (
 from .resolve import (
     ACCEPT_ACTION,
     CHALLENGE_ACTION,
-    After,
-    Ran,
     catches,
     challenge_tops,
     challenged_cards,
@@ -67,7 +65,6 @@ from .verdict import (
     UNNAMED_SEATS,
     Case,
     ImpossibleSituationError,
-    RefereeError,
     TooOpenError,
     Verdict,
     answer_key,
@@ -313,10 +310,10 @@ def _opening(t: Table, dealer: int, first: Card) -> Game:
 
 
 def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bool = False,
-                 then: Sequence[Action] = (), after: After | None = None) -> Verdict:
+                 then: Sequence[Action] = ()) -> Verdict:
     """The verdict on a play: one way to play it, or a case for each seat it may name.
     Each seat it leaves on one card may be caught not calling UNO (R6: a case for each
-    catcher); ``after``: what else to ask of each way it goes (a jump-in)."""
+    catcher)."""
 
     def played(a: Action) -> Verdict:
         b = branch.then(a, *then)
@@ -324,10 +321,10 @@ def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bo
             ran = b.run()
         except TooOpenError as exc:
             return cut_short(exc.narrow)
-        kept = (ran[0].copy(), list(ran[1]))  # read after the answer has played on
+        # Read by the catches once the answer has played on.
+        kept = (ran[0].copy(), list(ran[1])) if ran[0].uno_owed else None
         v = resolve_branch(b, sizes=sizes, played=ran)
-        return catches(b, after(b, v, kept) if after is not None else v, after=after,
-                       played=kept, sizes=sizes)
+        return catches(b, v, played=kept, sizes=sizes) if kept is not None else v
 
     if len(plays) == 1:
         return played(plays[0])
@@ -411,67 +408,10 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     target_seat = t.seat(target, "the seat to swap with") if target is not None else None
 
     def answer(ps: list[Action]) -> Verdict:
-        return play_verdict(t, branch, ps, then=then,
-                            after=lambda b, w, ran: _jump_ins(t, b, w, ran))
+        return play_verdict(t, branch, ps, then=then)
 
     return answer(plays) if named is not None else by_color(t, branch, c, plays, answer,
                                                             target_seat)
-
-
-def _jump_ins(t: Table, branch: Branch, v: Verdict, played: Ran) -> Verdict:
-    # Jump-in (house rule): whoever holds a copy of the card now on top may play it first
-    # (the engine says when: before the next player begins their turn). ``played``:
-    # ``branch`` run (read, not played on).
-    if not t.options.jump_in:
-        return v
-    game, events = played
-    top = game.top_card
-    # An unknown hand may hold a copy only where the deck has one nobody named (the one
-    # Wild Swap Hands has none): counted, not played.
-    unseen = top is not None and branch.remaining()[top] > 0
-    if top is None or not any(a.kind is ActionKind.JUMP for a in game.legal_actions()) and (
-            not unseen or all(branch.hands[s].unknown < 1 for s in range(t.n))):
-        return v
-    cases = [Case("nobody jumps in", v, choice_of("jump_in", None, cards=[top], yes=False))]
-    for s in range(t.n):
-        held = [a for a in game.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
-        if held:  # a copy the table knows they hold
-            cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              _jumped(branch.then(held[0])),
-                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
-            continue
-        if branch.hands[s].unknown < 1 or not unseen:
-            continue
-        try:
-            tried = branch.with_hand(s, [top])
-            g, _ = tried.run()
-        except TooOpenError as exc:  # the rest are not tried: said as one case
-            cases.append(Case(f"someone else jumps in with another {card_name(top)}",
-                              cut_short(exc.narrow),
-                              choice_of("jump_in", None, cards=[top], yes=True)))
-            break
-        except RefereeError:
-            continue
-        jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
-        if jumps:
-            cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              _jumped(tried.then(jumps[0])),
-                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
-    if len(cases) == 1:
-        return v
-    return depends_clause(t, events, f"whether someone jumps in with another {card_name(top)}",
-                    cases)
-
-
-def _jumped(branch: Branch) -> Verdict:
-    # After a jump-in: the jumper left on one card may be caught (R6).
-    try:
-        ran = branch.run()
-    except TooOpenError as exc:
-        return cut_short(exc.narrow)
-    kept = (ran[0].copy(), list(ran[1])) if ran[0].uno_owed else None
-    v = resolve_branch(branch, played=ran)
-    return catches(branch, v, played=kept) if kept is not None else v
 
 
 def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,

@@ -52,9 +52,6 @@ from .wording import (
 
 #: A branch already run: its game and the events that got there.
 Ran = tuple[Game, list[Event]]
-#: What else to ask of a branch, once run, and its verdict (a jump-in): the game given
-#: is a copy, to read.
-After = Callable[[Branch, Verdict, Ran], Verdict]
 
 ACCEPT_ACTION = Action(ActionKind.ACCEPT)
 CHALLENGE_ACTION = Action(ActionKind.CHALLENGE)
@@ -98,10 +95,13 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
         return _discards(branch, game, events, since=since, lead=lead, sizes=sizes)
     if phase is Phase.CHOOSE and seat is not None:
         # Whoever is chosen, the rule card changes no cards: play goes on the same way.
-        after, later = branch.then(Action(ActionKind.CHOOSE, target=seat)).run()
+        chose = branch.then(Action(ActionKind.CHOOSE, target=seat))
+        after, later = chose.run()
         said = join_clauses(t, shown) + [f"{t.name(seat)} chooses a player to perform a rule card"]
-        return leaf(t, after, shown, lead, clauses=said, end=end_clause(t, after, later),
-                     next_player=_playing(t, after), sizes=sizes)
+        return jump_ins(chose, leaf(t, after, shown, lead, clauses=said,
+                                    end=end_clause(t, after, later),
+                                    next_player=_playing(t, after), sizes=sizes),
+                        (after, later), since=since, sizes=sizes)
     if phase is Phase.GIVE and seat is not None:
         gave = branch.then(Action(ActionKind.GIVE, game.hands[seat][0]))
         after, later = gave.run()
@@ -125,7 +125,77 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
                        sizes=sizes, resolve=gift)
     if phase is Phase.DROID:
         return _droid(branch, since=since, played=(game, events))
-    return leaf(t, game, shown, lead, sizes=sizes)
+    return jump_ins(branch, leaf(t, game, shown, lead, sizes=sizes), (game, events),
+                    since=since, sizes=sizes)
+
+
+# -- jump-ins (house rule): before the next player begins their turn --------------------------
+
+
+def jump_ins(branch: Branch, v: Verdict, played: Ran, *, since: int = 0,
+             sizes: bool = False) -> Verdict:
+    """``v``, the answer where ``branch`` has reached a player's turn (``played``: run,
+    read and not played on), with a case for each seat that may jump in with a copy of
+    the top card first (house rule; the engine says who and when): a seat shown to hold
+    one, or one whose unknown cards may, where the deck has a copy nobody named."""
+    t = branch.table
+    game, events = played
+    if not t.options.jump_in or game.phase is not Phase.TURN:
+        return v
+    top = game.top_card
+    # An unknown hand may hold a copy only where the deck has one nobody named (the one
+    # Wild Swap Hands has none): counted, not played.
+    unseen = top is not None and branch.remaining()[top] > 0
+    legal = game.legal_actions()
+    if top is None or not any(a.kind is ActionKind.JUMP for a in legal) and (
+            not unseen or all(branch.hands[s].unknown < 1 for s in range(t.n))):
+        return v
+    cases = [Case("nobody jumps in", v, choice_of("jump_in", None, cards=[top], yes=False))]
+    for s in range(t.n):
+        held = [a for a in legal if a.kind is ActionKind.JUMP and a.seat == s]
+        if held:  # a copy the table knows they hold: played on from a copy of the game
+            fork = game.copy()
+            cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
+                              _jumped(branch.then(held[0]), since=since, sizes=sizes,
+                                      played=(fork, [*events, *fork.apply(held[0])])),
+                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
+            continue
+        if branch.hands[s].unknown < 1 or not unseen:
+            continue
+        try:
+            tried = branch.with_hand(s, [top])
+            g, ev = tried.run()
+        except TooOpenError as exc:  # the rest are not tried: said as one case
+            cases.append(Case(f"someone else jumps in with another {card_name(top)}",
+                              cut_short(exc.narrow),
+                              choice_of("jump_in", None, cards=[top], yes=True)))
+            break
+        except RefereeError:
+            continue
+        jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
+        if jumps:  # played on from the game just set up
+            cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
+                              _jumped(tried.then(jumps[0]), since=since, sizes=sizes,
+                                      played=(g, [*ev, *g.apply(jumps[0])])),
+                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
+    if len(cases) == 1:
+        return v
+    return depends_clause(t, events[since:],
+                          f"whether someone jumps in with another {card_name(top)}", cases)
+
+
+def _jumped(branch: Branch, *, since: int, sizes: bool, played: Ran | None = None) -> Verdict:
+    """After a jump-in: what follows, and the jumper, left on one card, may be caught (R6).
+    ``played``: ``branch`` run already."""
+    try:
+        if played is not None:  # a position played on costs one
+            branch.budget.pay(1, lambda: narrowed(branch))
+        ran = played or branch.run()
+    except TooOpenError as exc:
+        return cut_short(exc.narrow)
+    kept = (ran[0].copy(), list(ran[1])) if ran[0].uno_owed else None
+    v = resolve_branch(branch, since=since, sizes=sizes, played=ran)
+    return catches(branch, v, played=kept, since=since, sizes=sizes) if kept is not None else v
 
 
 # -- the lever's discard (R18): which cards, and in which order -------------------------------
@@ -225,17 +295,15 @@ def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tup
     return list(held.elements()), len(game.hands[seat]) - sum(held.values())
 
 
-def catches(branch: Branch, v: Verdict, *, after: After | None = None,
-            played: tuple[Game, list[Event]] | None = None, since: int = 0,
-            sizes: bool = False,
-            resolve: Callable[[Branch, tuple[Game, list[Event]]], Verdict] | None = None,
+def catches(branch: Branch, v: Verdict, *, played: Ran | None = None, since: int = 0,
+            sizes: bool = False, resolve: Callable[[Branch, Ran], Verdict] | None = None,
             done: tuple[int, ...] = ()) -> Verdict:
     """``v``, the answer once ``branch`` is played, with a case for each player who may
     catch a seat left on one card without calling UNO there (R6): the caught seat draws.
     Each seat that owes the call is a choice of its own (a swap or a 7-0 may leave two).
-    ``after``: what else to ask of a caught branch and its verdict; ``played``: ``branch``
-    already run (read, not played on); ``resolve``: how a caught branch is answered (by default
-    :func:`resolve_branch`); ``done``: seats whose catch is decided already."""
+    ``played``: ``branch`` already run (read, not played on); ``resolve``: how a caught
+    branch is answered (by default :func:`resolve_branch`, which goes on to the jump-ins);
+    ``done``: seats whose catch is decided already."""
     try:
         game, events = played or branch.run()
     except TooOpenError as exc:
@@ -254,8 +322,8 @@ def catches(branch: Branch, v: Verdict, *, after: After | None = None,
         # The other seats that owe the call, caught or not, in this branch.
         if len(owed) == 1:
             return w
-        return catches(b, w, after=after, played=ran, since=since, sizes=sizes,
-                       resolve=resolve, done=(*done, player))
+        return catches(b, w, played=ran, since=since, sizes=sizes, resolve=resolve,
+                       done=(*done, player))
 
     who = t.name(player)
     cases = [Case(f"nobody catches {who} (or {who} calls UNO first)",
@@ -268,8 +336,8 @@ def catches(branch: Branch, v: Verdict, *, after: After | None = None,
         # steps are as long), for the size of the answer more than the work.
         fork = game.copy()
         ran = (fork, [*events, *fork.apply(a)])
-        # What is asked of it after its answer reads it as caught (the answer plays on).
-        kept = (fork.copy(), list(ran[1])) if after is not None or len(owed) > 1 else None
+        # Read by the other seats' catches once the answer has played on.
+        kept = (fork.copy(), list(ran[1])) if len(owed) > 1 else None
         try:
             branch.budget.pay(1 + len(caught.prelude), lambda: narrowed(branch))
             w = (resolve(caught, ran) if resolve is not None else
@@ -279,8 +347,6 @@ def catches(branch: Branch, v: Verdict, *, after: After | None = None,
             cases.append(Case(f"{anyone} catches {who}", cut_short(exc.narrow),
                               choice_of("catch", None, target=who, yes=True)))
             break
-        if after is not None and kept is not None:
-            w = after(caught, w, kept)
         cases.append(Case(f"{t.name(a.seat)} catches {who}", rest(caught, w, kept),
                           choice_of("catch", t.name(a.seat), target=who, yes=True)))
     return depends_clause(t, events[since:], f"whether someone catches {who} not calling UNO",
