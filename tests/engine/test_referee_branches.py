@@ -1,15 +1,17 @@
 """A settled answer holds in every branch of the position (issue 20), checked the long
 way: on small positions, every hand the unknown seats may hold and every choice the
 players have left (the color named, the lever, each card discarded in each order,
-taking or challenging a draw, passing it on, each catch) are played out by the engine
-itself, with no help from the referee; wherever the referee says "settled", every one of
-those games must end as it says.
+taking or challenging a draw, passing it on, each catch of each seat left on one card,
+each jump-in where that house rule is on) are played out by the engine itself, with no
+help from the referee; wherever the referee says "settled", every one of those games
+must end as it says.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
@@ -32,31 +34,37 @@ from engine.referee import RefereeError, Scene, Verdict, whos_next
 VARIANTS = ["classic", "wild-jackpot", "pizza-pizza", "one"]
 NAMES = ["Ann", "Bea", "Cy"]
 DIRECTIONS = {1: "clockwise", -1: "counter-clockwise"}
-#: Choices made out of turn that the referee does not follow (it has no house rule on).
-SKIP = {ActionKind.UNO, ActionKind.JUMP}
+#: Out of turn: an UNO call ends as nobody catching does; catches and jump-ins are
+#: followed on their own.
+OUT_OF_TURN = {ActionKind.UNO, ActionKind.CATCH, ActionKind.JUMP}
 
 
-def branches(game: Game, events: list[Event], player: int,
-             caught: bool = False) -> Iterator[tuple[Game, list[Event]]]:
+def branches(game: Game, events: list[Event],
+             caught: frozenset[int] = frozenset()) -> Iterator[tuple[Game, list[Event]]]:
     """Every way the position can go until the next player's turn begins (or the hand
-    ends): each legal action of each decision, each lever outcome, each catch."""
+    ends): each legal action of each decision, each lever outcome, each catch of each
+    seat on one card (once a seat), and each jump-in before the turn begins."""
     actions = game.legal_actions()
-    if not caught:
-        for a in actions:
-            if a.kind is ActionKind.CATCH and a.target == player:
-                g = game.copy()
-                yield from branches(g, events + g.apply(a), player, True)
+    for a in actions:
+        if a.kind is ActionKind.CATCH and a.target not in caught:
+            assert a.target is not None
+            g = game.copy()
+            yield from branches(g, events + g.apply(a), caught | {a.target})
+    for a in actions:
+        if a.kind is ActionKind.JUMP:  # the house rule on: play goes on from the jumper
+            g = game.copy()
+            yield from branches(g, events + g.apply(a), caught)
     if game.is_over or game.to_act is None or game.phase in (Phase.TURN, Phase.NAME_COLOR):
         yield game, events
         return
     for a in actions:
-        if a.kind in SKIP or a.kind is ActionKind.CATCH:
+        if a.kind in OUT_OF_TURN:
             continue
         spun = ([Action(ActionKind.LEVER, lever=o) for o in LeverOutcome]
                 if a.kind is ActionKind.LEVER else [a])
         for b in spun:
             g = game.copy()
-            yield from branches(g, events + g.apply(b), player, caught)
+            yield from branches(g, events + g.apply(b), caught)
 
 
 def facts(game: Game, events: list[Event]) -> dict[str, object]:
@@ -86,9 +94,12 @@ def positions(draw: st.DrawFn) -> dict[str, object]:
     options = cls.default_options()
     if variant == "classic" and draw(st.booleans()):
         options = TableOptions(stacking=True)
+    if draw(st.booleans()):  # the jump-in house rule, one time in two
+        options = replace(options, jump_in=True)
+    if variant == "classic" and draw(st.booleans()):  # 7-0: hands move (and may be caught)
+        options = replace(options, seven_o=True)
     deck = cls.deck_counts(options)
-    cards = sorted((c for c in deck if c.rank.value not in ("wild-dip", "wild-swap")),
-                   key=lambda c: c.text)
+    cards = sorted((c for c in deck if c.rank.value != "wild-dip"), key=lambda c: c.text)
     seats = draw(st.sampled_from([2, 3]))
     # The cards dealt from a shuffled deck, so that no card is named more than it is held.
     pool = [c for c in cards for _ in range(deck[c])]
@@ -96,9 +107,11 @@ def positions(draw: st.DrawFn) -> dict[str, object]:
     top = next(c for c in shuffled if c.color is not None)
     # Mostly a card that goes on the top card (the others are refused, and tell little).
     fits = [c for c in cards if c.color is None or c.color is top.color or c.rank is top.rank]
-    jackpots = [c for c in fits if c.rank.value in ("jackpot", "wild-jackpot")]
-    # A lever's discard is the richest choice: a Jackpot is played one time in two.
-    played = draw(st.sampled_from(jackpots) if jackpots and draw(st.booleans()) else
+    # A lever's discard is the richest choice, and hands that move may leave a seat on one
+    # card: a Jackpot, a Wild Swap Hands (or a 7 or a 0 under 7-0) is played one time in two.
+    moving = ("jackpot", "wild-jackpot", "wild-swap", *(("7", "0") if options.seven_o else ()))
+    specials = [c for c in fits if c.rank.value in moving]
+    played = draw(st.sampled_from(specials) if specials and draw(st.booleans()) else
                   st.sampled_from(fits))
     assume(played is not top or deck[played] > 1)
     # One seat at most holds a card nobody knows: every card it may be is played out.
@@ -109,6 +122,10 @@ def positions(draw: st.DrawFn) -> dict[str, object]:
         known = [] if s == unknown else [next(c for c in shuffled if c is not played)
                                         for _ in range(size)]
         hands.append(([played] if s == 0 else []) + known)
+    if options.jump_in and draw(st.booleans()):
+        # A seat shown to hold a copy of the card played, which it may jump in with.
+        holder = draw(st.sampled_from([s for s in range(seats) if s != unknown]))
+        hands[holder].append(played)
     named = draw(st.sampled_from([None, None, None, *COLORS])) if played.color is None else None
     lever = None
     if variant == "wild-jackpot" and played.rank.value in ("jackpot", "wild-jackpot"):
@@ -153,10 +170,10 @@ def every_game(p: dict[str, object]) -> Iterator[tuple[Game, list[Event]]]:
                 if g.phase is not Phase.LEVER:
                     continue
                 events += g.apply(Action(ActionKind.LEVER, lever=p["lever"]))
-            yield from branches(g, events, 0)
+            yield from branches(g, events)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
+@settings(max_examples=400, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(positions())
 def test_a_settled_answer_holds_in_every_branch(p):
@@ -176,14 +193,18 @@ def test_a_settled_answer_holds_in_every_branch(p):
         return
     answer = said(v)
     seen = 0
+    jumped = False
     for game, events in every_game(p):
         got = facts(game, events)
         if answer["color"] is None:
             got["color"] = None  # an answer that claims no color
         assert got == answer, (p, v.outcome)
         seen += 1
+        jumped = jumped or any(e.kind is EventKind.JUMP for e in events)
     assert seen, "the referee settled a play the engine does not allow"
     event(f"settled, {'several branches' if seen > 1 else 'one branch'}")
+    if p["options"].jump_in:
+        event(f"settled with jump-in on{', a jump-in among the branches' if jumped else ''}")
     if p["played"].color is None and p["named"] is None:
         event("settled, a wild with no color named")
 
