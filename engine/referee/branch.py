@@ -93,7 +93,8 @@ SEARCH_BUDGET = 200
 #: with no color named: the color is its player's choice, and the three colors after the
 #: first are played out too, each at most what the first cost (a Wild Draw 2 challenged
 #: on an unknown card under it, the most a dispute of the tests needs, costs 88 for each
-#: color). About 40 ms at the most.
+#: color); where the first is past the budget, the others are not followed. About 40 ms
+#: at the most.
 COLOR_BUDGET = 270
 
 

@@ -79,7 +79,8 @@ class Case:
     - ``"challenge"``: the seat challenges a draw wild (``"yes"`` True) or takes the
       cards (False); ``"stack"``: it passes the draw on with ``"cards"``;
     - ``"catch"``: the seat catches ``"target"``, who owed an UNO call (``"yes"`` True),
-      or nobody does (seat None, False), R6;
+      or nobody does (seat None, False), R6; where a play leaves two seats owing it, the
+      second is a choice inside each case of the first;
     - ``"jump_in"``: the seat jumps in with ``"cards"`` (``"yes"`` True), or nobody does
       (seat None, False);
     - ``"target"``: the seat swaps hands with ``"target"``;

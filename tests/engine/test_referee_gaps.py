@@ -36,6 +36,7 @@ S4 = ["Ann", "Bea", "Cy", "Dan"]
 TEN = ["Ann", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 JUMP_IN = TableOptions(jump_in=True)
 SEVEN_O = TableOptions(seven_o=True)
+EVERY_HOUSE_RULE = TableOptions(jump_in=True, stacking=True, seven_o=True)
 
 
 def every_case(v: Verdict) -> Iterator[Case]:
@@ -308,6 +309,12 @@ HEAVY = {
                                  options=SEVEN_O), "Ann", "red-0"),
     "a swap from two cards, no color or target named":
         lambda: swap_hands(Scene("classic", TEN, hands={"Ann": 2}), "Ann"),
+    "a Wild Draw 4 at ten seats with every house rule, no color named":
+        lambda: whos_next(Scene("classic", TEN, top="red-5", options=EVERY_HOUSE_RULE),
+                          "Ann", "wild-draw4"),
+    "a 7 at ten seats with every house rule, no target named":
+        lambda: seven_zero(Scene("classic", TEN, top="red-5", options=EVERY_HOUSE_RULE),
+                           "Ann", "red-7"),
 }
 
 
