@@ -26,6 +26,9 @@ from browser_steps import (
 )
 from playwright.sync_api import Page, expect
 
+# A long file: handed to a worker first (tests/engine/conftest.py).
+pytestmark = pytest.mark.starts_first
+
 #: With this seed, a game's first pull stops on "left" and its second on "right"; after
 #: the rule cards below are written (their shuffles draw first) it stops on "everyone".
 SEED = 7

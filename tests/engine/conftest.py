@@ -17,5 +17,10 @@ import pytest
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Files marked ``starts_first`` first, each file's tests and the rest kept in order."""
-    items.sort(key=lambda item: item.get_closest_marker("starts_first") is None)
+    """Files marked ``starts_first`` first (``rank=0`` before the other marked), each
+    file's tests and the rest kept in order."""
+    def order(item: pytest.Item) -> tuple[bool, int]:
+        mark = item.get_closest_marker("starts_first")
+        return mark is None, mark.kwargs.get("rank", 1) if mark else 1
+
+    items.sort(key=order)

@@ -30,7 +30,7 @@ from test_simulate import load_bench
 
 #: The longest file of the suite: handed to a worker first, it runs beside all the others
 #: (tests/engine/conftest.py) instead of alone at the end.
-pytestmark = pytest.mark.starts_first
+pytestmark = pytest.mark.starts_first(rank=0)  # the longest: first of all
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Set in the inner run, so that it does not build again.
