@@ -29,7 +29,7 @@ from .game import (
     Game,
 )
 from .jackpot import LEVER_OUTCOMES
-from .options import TableOptions
+from .options import TableOptions, table_options
 from .variants import find_variant
 
 __all__ = ["Section", "UnknownSectionError", "rulebook", "section"]
@@ -569,17 +569,11 @@ def _scoring(v: Variant) -> Section:
                  rulings=sheet.scoring_rulings)
 
 
-#: The house rules a table may agree on, each a TableOptions switch (all off by default).
-_HOUSE_RULES = ("stacking", "progressive_uno", "seven_o", "jump_in", "draw_until_playable",
-                "forced_play")
-
-
 def _house_rules(v: Variant) -> Section:
     base = set(v.default_options().describe(v))
     items: list[str] = []
-    for rule in _HOUSE_RULES:
-        if rule == "forced_play" and not v.may_play_drawn_card:
-            continue  # a drawn card is never played that turn (R29): nothing to force
+    # The engine's own list says which house rules can matter to this variant (R29).
+    for rule in (o.name for o in table_options(v) if o.house_rule):
         with_rule = v.default_options().replace(**{rule: True}).describe(v)
         items += [line for line in with_rule if line not in base and line not in items]
     text = [("Without a house rule, nobody can pass a draw card on: the player hit draws and "

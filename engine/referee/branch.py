@@ -84,10 +84,17 @@ _DRAW_PILE = 40
 #: Each way an unknown card or a choice can turn out is another position, and ten unknown
 #: hands at a droid are millions of ways: past the budget the referee says what it
 #: settled and what to tell it (``Verdict.too_open``). Counted, not timed, so the same
-#: question always gets the same answer. The most a dispute of the tests needs is 114 (a
+#: question always gets the same answer. The most a dispute of the tests needs is 88 (a
 #: Wild Draw 2 challenged on an unknown card under it); the most open question costs
 #: about 15 ms and 120 KB of JSON.
 SEARCH_BUDGET = 200
+
+#: The most work a question may do on top of :data:`SEARCH_BUDGET` when a wild is played
+#: with no color named: the color is its player's choice, and the three colors after the
+#: first are played out too, each at most what the first cost (a Wild Draw 2 challenged
+#: on an unknown card under it, the most a dispute of the tests needs, costs 88 for each
+#: color). About 40 ms at the most.
+COLOR_BUDGET = 270
 
 
 class Budget:
@@ -98,9 +105,22 @@ class Budget:
         self.left = SEARCH_BUDGET
 
     def spend(self, scene: Branch) -> None:
-        self.left -= 1 + len(scene.prelude)
+        self.pay(1 + len(scene.prelude), narrowed(scene))
+
+    def pay(self, cost: int, narrow: str) -> None:
+        """Pay ``cost`` (a position played on from a copy of a game already set up costs
+        one); past the budget, :class:`TooOpenError` says to tell the referee ``narrow``."""
+        self.left -= cost
         if self.left < 0:
-            raise TooOpenError(narrowed(scene))
+            raise TooOpenError(narrow)
+
+    def afford(self, cost: int, narrow: str) -> None:
+        """Pay ``cost`` for work counted before it is done; where it is more than is left,
+        nothing is paid (what else the question asks may still be settled) and
+        :class:`TooOpenError` says to tell the referee ``narrow``."""
+        if cost > self.left:
+            raise TooOpenError(narrow)
+        self.pay(cost, narrow)
 
 
 def narrowed(scene: Branch, fallback: str = "more of what happened") -> str:

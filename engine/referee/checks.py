@@ -5,11 +5,12 @@ a question asked of a :class:`Scene` (what the table knows), and answers a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
 from .. import (
+    COLORS,
     Action,
     ActionKind,
     Card,
@@ -27,6 +28,7 @@ from .. import (
     score_hand,
 )
 from .branch import (
+    COLOR_BUDGET,
     Branch,
     Hand,
     legal_plays,
@@ -40,8 +42,10 @@ from .questions import after_draw, caught_reason, chosen_action, first_catch, wi
 from .resolve import (
     ACCEPT_ACTION,
     CHALLENGE_ACTION,
+    catches,
     challenge_tops,
     challenged_cards,
+    colorless,
     cut_short,
     first_case,
     resolve_branch,
@@ -58,7 +62,15 @@ from .scene import (
     hand_arg,
     make_table,
 )
-from .verdict import Case, ImpossibleSituationError, RefereeError, TooOpenError, Verdict
+from .verdict import (
+    UNNAMED_SEATS,
+    Case,
+    ImpossibleSituationError,
+    RefereeError,
+    TooOpenError,
+    Verdict,
+    choice_of,
+)
 from .wording import (
     and_list,
     as_sentence,
@@ -88,9 +100,10 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     ``hand`` is the player's whole hand before the play, the card included (added if
     missing), or only its size; without it, a draw wild's verdict says what a bluff
     hangs on. ``player`` names the player in the answer; ``named`` is the color a wild
-    names (default: the color in play). ``drawn``: the player has just drawn this card on
-    their turn (``hand`` is then before the draw): may ``card`` follow (R12, R29, the
-    draw house rules; the scene's ``draw_pile`` counts the drawn card)?
+    names (without it, the answer, which does not hang on it, claims no color).
+    ``drawn``: the player has just drawn this card on their turn (``hand`` is then before
+    the draw): may ``card`` follow (R12, R29, the draw house rules; the scene's
+    ``draw_pile`` counts the drawn card)?
 
     >>> can_play(Scene("classic", top="blue-7"), "red-7").outcome
     'Yes, the player can play red 7 on blue 7'
@@ -98,10 +111,10 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     >>> v.playable, v.guilty
     (True, True)
     """
-    who = (str(player).strip() if player is not None else "") or "the player"
+    unnamed = [*UNNAMED_SEATS, "another player"]  # the JSON gives these by number
+    who = (str(player).strip() if player is not None else "") or unnamed[0]
     # Three seats, so that no two-player rule (R13) colors the hypothetical challenge.
-    t = make_table(scene.variant, [who, *(n for n in ("the next player", "the player after them",
-                                                  "another player") if n != who)][:3],
+    t = make_table(scene.variant, [who, *(n for n in unnamed[1:] if n != who)][:3],
                    scene.options)
     top_card, col = scene.top, scene.color
     if top_card is None:
@@ -124,7 +137,14 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
                                                   if c.color is None else None))
         return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        playable=False)
-    played = branch.then(plays[0])
+    v = _can_play(t, branch, plays[0], who, c, top_card, col)
+    # A wild with no color named: the answer is the same whichever (the color names none).
+    return colorless(v, c) if c.color is None and named_color is None else v
+
+
+def _can_play(t: Table, branch: Branch, play: Action, who: str, c: Card, top_card: Card,
+              col: Color | None) -> Verdict:
+    played = branch.then(play)
     after, events = played.run()
     lead = f"yes, {who} can play {card_name(c)}"
     if after.phase is Phase.PENDING and after.is_legal(CHALLENGE_ACTION):
@@ -144,7 +164,7 @@ def _bluff_words(t: Table, v: Verdict, who: str, c: Card) -> Verdict:
     # A challenge's verdict said as the answer to "may I play this?".
     lead = f"Yes, {who} can play {card_name(c)}"
     if not v.settled:
-        cases = tuple(Case(x.when, _bluff_words(t, x.verdict, who, c)) for x in v.cases)
+        cases = tuple(replace(x, verdict=_bluff_words(t, x.verdict, who, c)) for x in v.cases)
         return replace(v, cases=cases, playable=True,
                        outcome=f"{lead}; whether it is a bluff depends on {v.depends_on}")
     if v.guilty:
@@ -315,8 +335,41 @@ def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bo
     actor = plays[0].seat if plays[0].seat is not None else branch.to_act
     who = t.name(actor)
     cases = [Case(f"{who} swaps with {t.name(a.target)}" if a.target is not None else a.text,
-                  resolve_branch(branch.then(a, *then), sizes=sizes)) for a in plays]
+                  resolve_branch(branch.then(a, *then), sizes=sizes),
+                  choice_of("target", who,
+                            target=t.name(a.target) if a.target is not None else None))
+             for a in plays]
     return depends_clause(t, (), f"whom {who} swaps hands with", cases)
+
+
+def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
+             answer: Callable[[list[Action]], Verdict], target: int | None = None) -> Verdict:
+    """The answer to ``plays`` of ``card``; for a wild played without a color named, the
+    color is its player's choice: each color is played out, and either the answer does
+    not hang on it (then it claims no color) or it is a case for each color."""
+    if card.color is not None or not plays or plays[0].color is None:
+        return answer(list(plays))
+    game = branch.build()
+    who = t.name(branch.to_act)
+    before = branch.budget.left
+    per: list[tuple[Color, Verdict]] = [(plays[0].color, answer(list(plays)))]
+    branch.budget.left += min(COLOR_BUDGET, 3 * (before - branch.budget.left))
+    for color in COLORS:
+        ps = [] if color is plays[0].color else plays_of(game, card, color, target)
+        if ps:
+            per.append((color, answer(ps)))
+    first = colorless(per[0][1], card)
+    per.sort(key=lambda x: COLORS.index(x[0]))
+    said = first.to_dict()
+    if all(colorless(v, card).to_dict() == said for _, v in per):
+        return first
+    if not first.too_open:
+        # A color the budget could not follow further: naming the color settles it.
+        per = [(color, cut_short(f"the color {who} names") if v.too_open else v)
+               for color, v in per]
+    cases = [Case(f"{who} names {color.value}", v, choice_of("color", who, color=color))
+             for color, v in per]
+    return depends_clause(t, (), f"which color {who} names", cases)
 
 
 def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
@@ -327,7 +380,9 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     who plays next, who draws, who is skipped, with the table's house rules and the
     two-player rules (R13).
 
-    ``named``: the color named with a wild (default: the color in play). ``target``: the
+    ``named``: the color named with a wild (without it, the color is the player's choice:
+    the answer claims no color where it does not hang on it, else it is a case for each
+    color). ``target``: the
     seat a Wild Swap Hands (or a 7 under 7-0) names. ``lever``: what a Wild Jackpot lever
     showed; ``chosen``: whom its player chose to perform a rule card when it showed
     "choose" (R18; given alone, the lever showed that). The scene's hands are before the
@@ -357,23 +412,41 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
             raise ImpossibleSituationError(
                 "only a lever that shows 'choose' lets its player choose who performs a rule card")
         then.append(chosen_action(t, chosen))
-    v = play_verdict(t, branch, plays, then=then)
-    return _jump_ins(t, branch.then(plays[0], *then), v) if len(plays) == 1 else v
+    target_seat = t.seat(target, "the seat to swap with") if target is not None else None
+
+    def answer(ps: list[Action]) -> Verdict:
+        v = play_verdict(t, branch, ps, then=then)
+        if len(ps) > 1:
+            return v
+        played = branch.then(ps[0], *then)
+        return catches(played, p, _jump_ins(t, played, v),
+                       after=lambda caught, w: _jump_ins(t, caught, w))
+
+    return answer(plays) if named is not None else by_color(t, branch, c, plays, answer,
+                                                            target_seat)
 
 
 def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
-    # Jump-in (house rule): whoever holds a copy of the card now on top may play it first.
-    if not t.options.jump_in or not v.settled:
+    # Jump-in (house rule): whoever holds a copy of the card now on top may play it first
+    # (the engine says when: before the next player begins their turn).
+    if not t.options.jump_in:
         return v
     try:
         game, events = branch.run()
     except TooOpenError as exc:
         return replace(v, too_open=exc.narrow)
-    if game.phase is not Phase.TURN:
-        return v
     top = game.top_card
-    cases = [Case("nobody jumps in", v)]
+    if top is None or not any(a.kind is ActionKind.JUMP for a in game.legal_actions()) and all(
+            branch.hands[s].unknown < 1 for s in range(t.n)):
+        return v
+    cases = [Case("nobody jumps in", v, choice_of("jump_in", None, cards=[top], yes=False))]
     for s in range(t.n):
+        held = [a for a in game.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
+        if held:  # a copy the table knows they hold
+            cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
+                              resolve_branch(branch.then(held[0])),
+                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
+            continue
         if branch.hands[s].unknown < 1:
             continue
         try:
@@ -381,14 +454,16 @@ def _jump_ins(t: Table, branch: Branch, v: Verdict) -> Verdict:
             g, _ = tried.run()
         except TooOpenError as exc:  # the rest are not tried: said as one case
             cases.append(Case(f"someone else jumps in with another {card_name(top)}",
-                              cut_short(exc.narrow)))
+                              cut_short(exc.narrow),
+                              choice_of("jump_in", None, cards=[top], yes=True)))
             break
         except RefereeError:
             continue
         jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
         if jumps:
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              resolve_branch(tried.then(jumps[0]))))
+                              resolve_branch(tried.then(jumps[0])),
+                              choice_of("jump_in", t.name(s), cards=[top], yes=True)))
     if len(cases) == 1:
         return v
     return depends_clause(t, events, f"whether someone jumps in with another {card_name(top)}",
@@ -419,7 +494,6 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
     """
     t = scene.seated()
     p = t.seat(player, "the player")
-    who = t.name(p)
     if card is not None:
         c = t.card(card, "the card played")
     else:
@@ -430,6 +504,19 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
         order = neutral_order(t, frozenset([top_card] if top_card else []))
         c = min((x for x in +left if x.is_number),
                 key=lambda x: (col is not None and x.color is not col, order[x]))
+    v = _uno_verdict(scene, t, p, c, given=card is not None, played=played, called=called,
+                     next_began=next_began, catcher=catcher, target=target, named=named,
+                     caught_by=caught_by)
+    # A wild played: unless the table said which color it named, nobody named it here,
+    # and the answer does not hang on it.
+    return colorless(v, c) if c.color is None and named is None else v
+
+
+def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played: bool,
+                 called: bool, next_began: bool, catcher: SeatRef | None,
+                 target: SeatRef | None, named: Color | str | None = None,
+                 caught_by: SeatRef | None = None) -> Verdict:
+    who = t.name(p)
     branch, plays = play_branch(t, p, c, others=scene.hands, hand=([c], 2),
                                 direction=scene.direction, top=scene.top, color=scene.color,
                                 target=target, named=named)
@@ -450,7 +537,7 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
     elif called:
         branch = branch.then(Action(ActionKind.UNO, seat=p))
     game, events = branch.run()
-    if card is None:
+    if not given:
         # The card played was not given: the one picked to play it is no step to show.
         events = [e for e in events if not (e.kind is EventKind.PLAY and e.seat == p)]
     penalty = game.uno_penalty
@@ -537,13 +624,16 @@ def end_of_hand(scene: Scene, went_out: SeatRef, last_card: Card | str, *,
     if game.phase is Phase.PENDING and game.to_act is not None:
         seat = game.to_act
         cases = [Case(f"{t.name(seat)} takes the {game.pending_draw} cards",
-                      _points(t, played.then(ACCEPT_ACTION), chosen, len(draw_top), held))]
+                      _points(t, played.then(ACCEPT_ACTION), chosen, len(draw_top), held),
+                      choice_of("challenge", t.name(seat), yes=False))]
         if game.is_legal(CHALLENGE_ACTION):
             cases.append(Case(f"{t.name(seat)} challenges",
-                              _points(t, played.then(CHALLENGE_ACTION), chosen, len(draw_top), held)))
+                              _points(t, played.then(CHALLENGE_ACTION), chosen, len(draw_top), held),
+                              choice_of("challenge", t.name(seat), yes=True)))
         return depends_clause(t, events, f"what {t.name(seat)} does: "
                         f"{or_list(['take the cards', 'challenge'][:len(cases)])}", cases)
-    return _points(t, played, chosen, len(draw_top), held)
+    v = _points(t, played, chosen, len(draw_top), held)
+    return colorless(v, c) if c.color is None and named is None else v
 
 
 def _mode(t: Table, mode: ScoringMode | str | None) -> ScoringMode:

@@ -6,7 +6,7 @@ round by round. Where the answer hangs on an unknown, each way it can turn out i
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,8 +25,17 @@ from .. import (
 )
 from .branch import Branch, narrowed, neutral_order, rule_hooks
 from .scene import Table
-from .verdict import BadCountError, Case, RefereeError, TooOpenError, Verdict
+from .verdict import (
+    BadCountError,
+    Case,
+    IllegalMoveError,
+    RefereeError,
+    TooOpenError,
+    Verdict,
+    choice_of,
+)
 from .wording import (
+    and_list,
     article,
     bare,
     case_key,
@@ -75,15 +84,12 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
     if phase is Phase.LEVER and seat is not None:
         cases = [Case(f"the lever shows: {o.words}",
                       resolve_branch(branch.then(Action(ActionKind.LEVER, lever=o)), since=since,
-                               sizes=sizes))
+                               sizes=sizes),
+                      choice_of("lever", t.name(seat), outcome=o.value))
                  for o in LeverOutcome]
         return depends_clause(t, shown, "what the lever shows", cases)
     if phase is Phase.DISCARD and seat is not None:
-        who = t.name(seat)
-        case = Case(f"{who} discards nothing more",
-                    resolve_branch(branch.then(_DONE), since=since, sizes=sizes))
-        return depends_clause(t, shown, f"what {who} discards (up to one card of each color)", [case],
-                        partial=True)
+        return _discards(branch, game, events, since=since, lead=lead, sizes=sizes)
     if phase is Phase.CHOOSE and seat is not None:
         # Whoever is chosen, the rule card changes no cards: play goes on the same way.
         after, later = branch.then(Action(ActionKind.CHOOSE, target=seat)).run()
@@ -101,6 +107,151 @@ def _settle(branch: Branch, *, lead: str, since: int, sizes: bool,
     if phase is Phase.DROID:
         return _droid(branch, since=since, played=(game, events))
     return leaf(t, game, shown, lead, sizes=sizes)
+
+
+# -- the lever's discard (R18): which cards, and in which order -------------------------------
+
+
+def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int, lead: str,
+              sizes: bool) -> Verdict:
+    """After the lever's "discard" (R18) the seat to act throws up to one card of each
+    color, in the order it likes. Every set of cards it may throw is played out: each card
+    it holds, or, where its hand is not known, each card the deck still holds. Only action
+    cards act on the next player (R18), so one number card of a color stands for all of
+    them, and the order only decides which card ends on top: a set of two colors or more
+    leaves the color in play open. The sets that end alike (who plays next, who draws, who
+    is skipped, the direction) are one case; where they may leave different colors in
+    play, that case names none."""
+    t = branch.table
+    seat = game.to_act
+    assert seat is not None
+    who = t.name(seat)
+    known, unknown = _held(branch, game, events, seat)
+    order = neutral_order(t, frozenset())
+    pool = sorted(branch.remaining(), key=order.__getitem__) if unknown > 0 else []
+    per_color: list[list[tuple[Card, bool]]] = []
+    for color in COLORS:
+        options: list[tuple[Card, bool]] = []
+        held = sorted({c for c in known if c.color is color}, key=order.__getitem__)
+        for c, unseen in [*((c, False) for c in held), *((c, True) for c in pool)]:
+            if c.color is color and not any(c is o or (c.is_number and o.is_number)
+                                            for o, _ in options):
+                options.append((c, unseen))
+        per_color.append(options)
+    narrow = f"{who}'s hand" if unknown > 0 else f"which cards {who} discards"
+    ways: list[list[tuple[Card, bool]]] = [[]]
+    for options in per_color:
+        ways += [[*w, o] for w in ways for o in options if sum(x for _, x in w) + o[1] <= unknown]
+        if len(ways) > branch.budget.left:  # each way is one position at least
+            raise TooOpenError(narrow)
+    # A position set up again for each set of unknown cards thrown; a copy of it for each way.
+    extras = {tuple(c for c, x in w if x) for w in ways}
+    branch.budget.afford(len(ways) + sum(1 + len(branch.prelude) for e in extras if e), narrow)
+    set_up: dict[tuple[Card, ...], tuple[Branch, Game, list[Event]]] = {
+        (): (branch, game, list(events))}
+    groups: dict[tuple[Any, ...], list[tuple[list[Card], Verdict]]] = {}
+    for way in ways:
+        cards = [c for c, _ in way]
+        extra = tuple(c for c, x in way if x)
+        if extra not in set_up:
+            b = branch.with_hand(seat, extra)
+            g, ev = b.run()
+            set_up[extra] = (b, g, ev)
+        b, g, ev = set_up[extra]
+        fork = g.copy()
+        done = [Action(ActionKind.DISCARD, c) for c in cards]
+        later = list(ev)
+        for a in done:
+            later += fork.apply(a)
+        if fork.phase is Phase.DISCARD and fork.to_act == seat:
+            done.append(_DONE)
+            later += fork.apply(_DONE)
+        thrown = b.then(*done)
+        v = resolve_branch(thrown, since=since, lead=lead, sizes=sizes, played=(fork, later))
+        if len(fork.hands[seat]) == 1:  # down to one card: it may be caught (R6)
+            v = catches(thrown, seat, v, played=(fork, later), since=since, sizes=sizes)
+        groups.setdefault(effect_key(v), []).append((cards, v))
+    cases = []
+    for group in groups.values():
+        v = group[0][1]
+        if len({x.color for _, x in group}) > 1 or any(len(c) > 1 for c, _ in group):
+            v = colorless(v)
+        said = [and_list([card_name(c) for c in cards]) if cards else "nothing"
+                for cards, _ in group]
+        when = (f"{who} discards {or_list(said)}" if len(said) <= 3 else
+                f"{who} discards {said[0]}, or one of {len(said) - 1} other sets of cards "
+                "to the same effect")
+        sets = [cards for cards, _ in group]
+        cases.append(Case(when, v, choice_of("discard", who, cards=sets[0], options=sets)))
+    return depends_clause(t, events[since:], f"what {who} discards (up to one card of each "
+                          "color, in any order: R18)", cases)
+
+
+def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tuple[list[Card], int]:
+    """The cards ``seat`` is known to hold in ``game`` (the rest are filler: unknown), and
+    how many it holds that nobody knows."""
+    known = Counter(branch.hands[seat].known)
+    for e in events:
+        if e.seat == seat and e.kind in (EventKind.PLAY, EventKind.DISCARD, EventKind.GIVE):
+            known.subtract(e.cards)
+    if any(e.kind in (EventKind.SWAP, EventKind.ROTATE) for e in events):
+        known = Counter()  # hands moved: what is held now is not what was known
+    held = Counter(game.hands[seat]) & +known
+    if branch.hands[seat].unknown <= 0 and not any(
+            e.kind in (EventKind.SWAP, EventKind.ROTATE) for e in events):
+        held = Counter(game.hands[seat])
+    return list(held.elements()), len(game.hands[seat]) - sum(held.values())
+
+
+def catches(branch: Branch, player: int, v: Verdict, *,
+            after: Callable[[Branch, Verdict], Verdict] | None = None,
+            played: tuple[Game, list[Event]] | None = None, since: int = 0,
+            sizes: bool = False) -> Verdict:
+    """``v``, the answer once ``branch`` is played, with a case for each player who may
+    catch ``player`` not calling UNO there (R6): the caught player draws. ``after``: what
+    else to ask of a caught branch and its verdict; ``played``: ``branch`` already run."""
+    try:
+        game, events = played or branch.run()
+    except TooOpenError as exc:
+        return replace(v, too_open=exc.narrow)
+    found = [a for a in game.legal_actions()
+             if a.kind is ActionKind.CATCH and a.target == player and a.seat is not None]
+    if not found:
+        return v
+    t = branch.table
+    who = t.name(player)
+    cases = [Case(f"nobody catches {who} (or {who} calls UNO first)", v,
+                  choice_of("catch", None, target=who, yes=False))]
+    for a in found:
+        assert a.seat is not None
+        caught = branch.then(a)
+        w = resolve_branch(caught, since=since, sizes=sizes)
+        cases.append(Case(f"{t.name(a.seat)} catches {who}",
+                          after(caught, w) if after is not None else w,
+                          choice_of("catch", t.name(a.seat), target=who, yes=True)))
+    return depends_clause(t, events[since:], f"whether someone catches {who} not calling UNO",
+                          cases)
+
+
+def effect_key(v: Verdict) -> tuple[Any, ...]:
+    """What an answer says of the play that follows (not of the color in play)."""
+    return (v.next_player, tuple(sorted(v.draws.items())), v.skipped, v.direction,
+            tuple(sorted(v.hand_sizes.items())), v.depends_on, v.too_open,
+            tuple((c.when, case_key(c.verdict)) for c in v.cases))
+
+
+def colorless(v: Verdict, wild: Card | None = None) -> Verdict:
+    """``v`` claiming no color in play (its cases neither); ``wild``: a wild whose play
+    names no color in the steps either (its color was a choice the answer does not
+    hang on)."""
+    steps = v.steps
+    if wild is not None:
+        steps = tuple(Event(e.kind, e.seat, e.rule, e.source, e.names, e.amount, e.cards,
+                            None, e.target, e.note)
+                      if e.kind is EventKind.PLAY and e.cards and e.cards[0] is wild else e
+                      for e in steps)
+    return replace(v, color=None, steps=steps,
+                   cases=tuple(replace(c, verdict=colorless(c.verdict, wild)) for c in v.cases))
 
 
 def _playing(t: Table, game: Game) -> str | None:
@@ -134,7 +285,8 @@ def _pending(branch: Branch, game: Game, events: Sequence[Event], *, since: int,
             challenged = _challenge_case(branch, game, accused, since=since, sizes=sizes)
         except TooOpenError as exc:
             challenged = cut_short(exc.narrow)
-        cases.append(Case(f"{victim} challenges", challenged))
+        cases.append(Case(f"{victim} challenges", challenged,
+                          choice_of("challenge", victim, yes=True)))
         choices.append("challenge")
     stacks = _stack_cases(branch, seat, since=since, sizes=sizes)
     if stacks:
@@ -144,7 +296,8 @@ def _pending(branch: Branch, game: Game, events: Sequence[Event], *, since: int,
     taken = (game, [*events, *game.apply(ACCEPT_ACTION)])
     cases.insert(0, Case(f"{victim} takes the {n} cards",
                          resolve_branch(branch.then(ACCEPT_ACTION), since=since, lead=lead, sizes=sizes,
-                                  played=taken)))
+                                  played=taken),
+                         choice_of("challenge", victim, yes=False)))
     return depends_clause(t, events[since:], f"what {victim} does: {or_list(choices)}", cases)
 
 
@@ -169,11 +322,13 @@ def _stack_cases(branch: Branch, seat: int, *, since: int, sizes: bool) -> list[
             seen.add(c.rank)
             v = _resolve_stack(tried.then(plays[0]), since=since, sizes=sizes)
         except TooOpenError as exc:  # the rest are not tried: said as one case
-            cases.append(Case(f"{t.name(seat)} passes it on", cut_short(exc.narrow)))
+            cases.append(Case(f"{t.name(seat)} passes it on", cut_short(exc.narrow),
+                              choice_of("stack", t.name(seat), cards=[])))
             break
         except RefereeError:
             continue
-        cases.append(Case(f"{t.name(seat)} passes it on with {article(bare(c))}", v))
+        cases.append(Case(f"{t.name(seat)} passes it on with {article(bare(c))}", v,
+                          choice_of("stack", t.name(seat), cards=[c])))
     return cases
 
 
@@ -208,11 +363,13 @@ def challenged_cards(branch: Branch, accused: int, *, since: int, sizes: bool = 
     """The challenge, played out for every kind of hand the accused may hold. ``played``:
     ``branch`` already run, where the caller has it."""
     t = branch.table
-    game, events = played or branch.run()
     test = _bluff_test(branch, accused)
     if test.guilty is not None:
+        game, events = played or branch.run()
         return _challenge_leaf(t, game, events[since:], sizes=sizes)
     g, ev = branch.with_hand(accused, [test.bluffs[0]]).run()
+    # The steps before the challenge are the same whatever the accused holds.
+    events = played[1] if played is not None else ev
     guilty = _challenge_leaf(t, g, ev[since:], sizes=sizes)
     try:
         g, ev = branch.with_hand(accused, deny=frozenset(test.bluffs)).run()
@@ -222,8 +379,10 @@ def challenged_cards(branch: Branch, accused: int, *, since: int, sizes: bool = 
     who = t.name(accused)
     return depends_clause(t, events[since:first_case(events, EventKind.CHALLENGE, since)],
                     f"whether {who} holds {test.held}",
-                    [Case(f"{who} holds {test.held}", guilty),
-                     Case(f"{who} holds none of these", innocent)])
+                    [Case(f"{who} holds {test.held}", guilty,
+                          choice_of("holds", who, cards=test.bluffs, yes=True)),
+                     Case(f"{who} holds none of these", innocent,
+                          choice_of("holds", who, cards=test.bluffs, yes=False))])
 
 
 def _universe(left: Counter[Card], t: Table) -> list[Card]:
@@ -308,32 +467,41 @@ def challenge_tops(branch: Branch, accused: int, tops: Sequence[Card], wild: Car
     t = branch.table
     found: dict[tuple[Any, ...], Verdict] = {}
     groups: dict[tuple[Any, ...], list[Card]] = {}
-    tested: dict[BluffTest, Verdict] = {}
+    tested: dict[BluffTest, tuple[Verdict, tuple[Any, ...]]] = {}
     free = replace(branch, discard=()).remaining()
     cards = _universe(free, t)
     for top in tops:
         s = replace(branch, discard=(top,))
         # The cards left with ``top`` on the pile: ``top`` itself only if it has a copy left.
         test = _bluff_test(s, accused, [c for c in cards if c is not top or free[c] > 1])
-        v = tested.get(test)
-        if v is None:
-            v = tested[test] = _challenge_under(s, accused, wild, since=since, sizes=sizes,
-                                                played=played if top is tops[0] else None)
-        found.setdefault(case_key(v), v)
-        groups.setdefault(case_key(v), []).append(top)
+        if test not in tested:
+            v = _challenge_under(s, accused, wild, since=since, sizes=sizes,
+                                 played=played if top is tops[0] else None)
+            tested[test] = v, case_key(v)
+        v, key = tested[test]
+        found.setdefault(key, v)
+        groups.setdefault(key, []).append(top)
     if len(groups) == 1:
         return next(iter(found.values()))
     ranked = sorted(groups, key=lambda k: len(groups[k]))
     cases = [Case(f"the card under it was {describe_case(tuple(groups[k]), tuple(tops))}",
-                  found[k])
+                  found[k], choice_of("under", None, cards=groups[k]))
              for k in ranked[:-1]]
-    cases.append(Case("the card under it was any other card", found[ranked[-1]]))
+    cases.append(Case("the card under it was any other card", found[ranked[-1]],
+                      choice_of("under", None, cards=groups[ranked[-1]])))
     return depends_clause(t, (), f"which card was under the {card_name(wild)}", cases)
 
 
 def _challenge_under(branch: Branch, accused: int, wild: Card, *, since: int, sizes: bool,
                      played: tuple[Game, list[Event]] | None = None) -> Verdict:
     """The challenge of the draw wild played in ``branch``, on the card under it there."""
+    if played is None and _bluff_test(branch, accused).guilty is None:
+        # Played out only for the hands the accused may hold (nothing is played twice).
+        try:
+            return challenged_cards(branch.then(CHALLENGE_ACTION), accused, since=since,
+                                    sizes=sizes)
+        except IllegalMoveError:  # no challenge here: said below
+            pass
     game, events = played or branch.run()
     if game.phase is Phase.PENDING and game.is_legal(CHALLENGE_ACTION):
         events += game.apply(CHALLENGE_ACTION)
@@ -391,7 +559,8 @@ def _walk(branch: Branch, *, since: int, played: tuple[Game, list[Event]] | None
             fork = game if color is colors[-1] else game.copy()
             played = (fork, [*events, *fork.apply(a)])
             cases.append(Case(f"{t.name(seat)} lays {article(color.value + ' card')}",
-                              _droid(branch.then(a), since=since, played=played)))
+                              _droid(branch.then(a), since=since, played=played),
+                              choice_of("lay", t.name(seat), color=color)))
         return depends_clause(t, events[since:], f"which color {t.name(seat)} lays", cases)
 
 
@@ -442,9 +611,10 @@ def _droid_branch(branch: Branch, events: Sequence[Event], visit: tuple[int, int
         tried = branch.with_hand(seat, only=stuck)
         g, ev = tried.run()
         if any(e.kind is EventKind.DROID_FAIL and e.seat == seat for e in ev[at:]):
-            cases.append(Case(when, _droid(tried, since=since, played=(g, ev))))
+            cases.append(Case(when, _droid(tried, since=since, played=(g, ev)),
+                              choice_of("lay", who, color=None)))
     except TooOpenError as exc:
-        cases.append(Case(when, cut_short(exc.narrow)))
+        cases.append(Case(when, cut_short(exc.narrow), choice_of("lay", who, color=None)))
     except RefereeError:
         pass
     left = branch.remaining()
@@ -457,7 +627,8 @@ def _droid_branch(branch: Branch, events: Sequence[Event], visit: tuple[int, int
             continue
         tried = branch.with_hand(seat, [spare[0]])
         cases.append(Case(f"{who} lays {article(color.value + ' card')}",
-                          _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since)))
+                          _droid(tried.then(Action(ActionKind.LAY, spare[0])), since=since),
+                          choice_of("lay", who, color=color)))
     what = (f"whether {who} can lay a card that is not {last.value}, and which"
             if last is not None else f"whether {who} holds a colored card, and which")
     return depends_clause(t, events[since:at], what, cases)

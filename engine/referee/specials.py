@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from .. import Action, ActionKind, Card, Color, EventKind, Phase, Rank, card_name
 from .branch import make_branch, play_branch, refusal
-from .checks import play_verdict
+from .checks import by_color, play_verdict
 from .resolve import resolve_branch, undecided_visit
 from .scene import Cards, HandLike, Scene, SeatRef, Table, hand_arg
 from .verdict import IllegalMoveError, ImpossibleSituationError, UnknownCardError, Verdict
@@ -31,6 +31,8 @@ def wild_dip(scene: Scene, player: SeatRef, *, named: Color | str | None = None,
              hand: HandLike | None = None) -> Verdict:
     """Wild Dip Into The Deck (R24): ``player`` names a color (``named``), draws one card
     (``drawn``), gives one card (``give``) to the next player, who still takes their turn.
+    Without ``named`` the color is the player's choice: the answer claims none where it
+    does not hang on it, else it is a case for each color.
 
     ``hand``: the player's hand before the play (the Dip added if missing), or its size;
     without it, the scene's hands may give it.
@@ -60,7 +62,11 @@ def wild_dip(scene: Scene, player: SeatRef, *, named: Color | str | None = None,
                                 direction=scene.direction, top=scene.top, color=scene.color,
                                 named=named, draw_top=draw_top)
     then = [Action(ActionKind.GIVE, gift)] if gift is not None else []
-    return play_verdict(t, branch, plays, sizes=True, then=then)
+
+    def answer(ps: list[Action]) -> Verdict:
+        return play_verdict(t, branch, ps, sizes=True, then=then)
+
+    return answer(plays) if named is not None else by_color(t, branch, dip, plays, answer)
 
 
 def swap_hands(scene: Scene, player: SeatRef, *, target: SeatRef | None = None,
@@ -68,6 +74,7 @@ def swap_hands(scene: Scene, player: SeatRef, *, target: SeatRef | None = None,
     """Wild Swap Hands (R14): ``player`` names a color (``named``) and swaps hands with
     ``target`` (without it, a case for each seat); played as the last card it ends the
     hand with no swap. ``hand_sizes`` are afterwards; the scene's hands are before.
+    Without ``named`` the color is the player's choice (as in :func:`wild_dip`).
 
     >>> scene = Scene("classic", ["Ann", "Bea", "Cy"], hands={"Ann": 4, "Cy": 2})
     >>> v = swap_hands(scene, "Ann", target="Cy", named="red")
@@ -79,7 +86,11 @@ def swap_hands(scene: Scene, player: SeatRef, *, target: SeatRef | None = None,
     swap = _special(t, "wild-swap")
     branch, plays = play_branch(t, p, swap, others=scene.hands, direction=scene.direction,
                                 top=scene.top, color=scene.color, named=named, target=target)
-    return play_verdict(t, branch, plays, sizes=True)
+    if named is not None:
+        return play_verdict(t, branch, plays, sizes=True)
+    target_seat = t.seat(target, "the seat to swap with") if target is not None else None
+    return by_color(t, branch, swap, plays, lambda ps: play_verdict(t, branch, ps, sizes=True),
+                    target_seat)
 
 
 #: What a 7 or a 0 is at a table without the 7-0 house rule (the referee's page says it up

@@ -63,14 +63,55 @@ class IllegalMoveError(RefereeError):
 
 @dataclass(frozen=True)
 class Case:
-    """One way an unknown can turn out, and the verdict if it does."""
+    """One way an unknown card or a player's choice can turn out, and the verdict if it does.
+
+    ``when`` says it in words; ``choice`` says it as data, for a page or a program to
+    read: its ``"kind"`` and the ``"seat"`` whose hand or choice it is (None where nobody
+    is named), then the option taken, by kind:
+
+    - ``"holds"``: an unknown hand holds one of ``"cards"`` (``"yes"`` True) or none of
+      them (False);
+    - ``"under"``: the card under a draw wild was one of ``"cards"``;
+    - ``"lever"``: the lever showed ``"outcome"`` (R18);
+    - ``"discard"``: after the lever, the seat discards ``"cards"`` (in that order; ``[]``
+      for nothing), or any of ``"options"``, each giving the same answer (R18);
+    - ``"color"``: the seat names ``"color"``;
+    - ``"challenge"``: the seat challenges a draw wild (``"yes"`` True) or takes the
+      cards (False); ``"stack"``: it passes the draw on with ``"cards"``;
+    - ``"catch"``: the seat catches ``"target"``, who owed an UNO call (``"yes"`` True),
+      or nobody does (seat None, False), R6;
+    - ``"jump_in"``: the seat jumps in with ``"cards"`` (``"yes"`` True), or nobody does
+      (seat None, False);
+    - ``"target"``: the seat swaps hands with ``"target"``;
+    - ``"lay"``: the seat lays a card of ``"color"`` for a droid (None: it cannot lay), R36.
+
+    Cards are given as text ("red-skip"), colors and seats as the table names them.
+    """
 
     when: str
     verdict: Verdict
+    choice: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain values, for JSON."""
-        return {"when": self.when, "verdict": self.verdict.to_dict()}
+        """Plain values, for JSON: ``when``, ``choice`` and the case's ``verdict``."""
+        choice = {k: seat_ref(v) if k in ("seat", "target") else v
+                  for k, v in self.choice.items()}
+        return {"when": self.when, "choice": choice, "verdict": self.verdict.to_dict()}
+
+
+def choice_of(kind: str, seat: str | None, **option: Any) -> dict[str, Any]:
+    """A :attr:`Case.choice`: its kind, the seat, and the option taken (cards as text)."""
+    out: dict[str, Any] = {"kind": kind, "seat": seat}
+    for key, value in option.items():
+        if isinstance(value, Card):
+            value = value.text
+        elif isinstance(value, Color):
+            value = value.value
+        elif isinstance(value, (list, tuple)):
+            value = [[x.text for x in v] if isinstance(v, (list, tuple)) else
+                     v.text if isinstance(v, Card) else v for v in value]
+        out[key] = value
+    return out
 
 
 @dataclass(frozen=True)

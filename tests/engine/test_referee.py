@@ -452,11 +452,16 @@ def test_jump_in_house_rule_explores_who_might_jump_in():
 def test_wild_jackpot_lever_each_outcome():
     v = whos_next("wild-jackpot", S3, "Ann", "red-jackpot")
     assert v.depends_on == "what the lever shows" and len(v.cases) == 6
-    assert v.next_player == "Bea"  # every outcome: play goes on with the next player (R18)
+    # Play goes on with the next player (R18), but a discarded Skip, Reverse or Draw Two
+    # hits them: with Ann's hand unknown, what she may discard is too open to follow.
+    assert v.next_player is None and v.too_open == "Ann's hand"
+    assert {c.verdict.next_player for c in v.cases} == {"Bea", None}
     draw4 = whos_next("wild-jackpot", S3, "Ann", "red-jackpot", lever="draw4")
     assert draw4.draws == {"Ann": 4} and draw4.next_player == "Bea" and "R18" in draw4.citations
-    discard = whos_next("wild-jackpot", S3, "Ann", "wild-jackpot", lever="discard")
-    assert discard.depends_on.startswith("what Ann discards") and len(discard.cases) == 1
+    discard = whos_next("wild-jackpot", S3, "Ann", "wild-jackpot", lever="discard",
+                        counts={"Ann": "wild-jackpot red-skip blue-3"})
+    # Nothing; the Skip; the 3 (then Ann may be caught at one card, R6); both (she is out).
+    assert discard.depends_on.startswith("what Ann discards") and len(discard.cases) == 4
 
 
 def test_whos_next_unknown_lever_outcome_is_refused():
@@ -784,10 +789,11 @@ def test_verdicts_are_json():
     assert data["depends_on"] == "what Bea does: take the cards or challenge"
     challenged = data["cases"][1]["verdict"]
     assert challenged["cases"][0]["verdict"]["guilty"] is True
+    # No color named, and the answer does not hang on it: the play names none (issue 20).
     assert data["steps"][0] == {
-        "kind": "play", "text": "Ann plays Wild Draw 4 and names red (R3; classic sheet, Gameplay)",
+        "kind": "play", "text": "Ann plays Wild Draw 4 (R3; classic sheet, Gameplay)",
         "rule": "R3", "source": "classic sheet, Gameplay", "seat": "Ann", "target": None,
-        "amount": 0, "cards": ["wild-draw4"], "color": "red"}
+        "amount": 0, "cards": ["wild-draw4"], "color": None}
     first = first_card("classic", S4, "Ann", "wild-draw4").to_dict()
     assert first["returned"] == ["wild-draw4"]
 
