@@ -128,7 +128,7 @@ SEATS = "Ann, Bob, Cy, Dee"
 #: The referee's answers timed: (page, check, the table it is asked at, the dispute): the
 #: usual question, and for a draw wild the one that hangs on the most unknowns. The
 #: table is the bench's game (classic) unless named; each check's form is timed too.
-CHECK_DISPUTES: list[tuple[str, str, dict[str, str] | None, dict[str, str]]] = [
+CHECK_DISPUTES: list[tuple[str, str, dict[str, str | list[str]] | None, dict[str, str]]] = [
     ("challenge answer", "challenge", None,
      {"by": "Bob", "hand": "red-3 blue-7 green-2 yellow-5 wild", "color": "red"}),
     ("challenge answer, hand unseen", "challenge", None,
@@ -140,6 +140,12 @@ CHECK_DISPUTES: list[tuple[str, str, dict[str, str] | None, dict[str, str]]] = [
     ("next answer", "next", None, {"turn": "Ann", "card": "red-draw2"}),
     ("next answer, WD4, color given", "next", None,
      {"turn": "Ann", "card": "wild-draw4", "color": "red"}),
+    ("next answer, WD4, no color named, stacking and jump-in", "next",
+     {"variant": "classic", "seats": SEATS, "house": ["stacking", "jump_in"]},
+     {"turn": "Ann", "card": "wild-draw4", "counts-0_count": "2"}),
+    ("next answer, lever discard, hand shown", "next", {"variant": "wild-jackpot", "seats": SEATS},
+     {"turn": "Ann", "card": "wild-jackpot", "color": "red", "lever": "discard",
+      "counts-0": "red-skip blue-reverse green-draw2 yellow-7 red-3 wild", "counts-1_count": "4"}),
     ("uno answer", "uno", None, {"player": "Ann"}),
     ("end answer", "end", None,
      {"went_out": "Ann", "last_card": "blue-draw2", "hands-1": "red-7 wild",
