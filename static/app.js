@@ -3,6 +3,19 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // htmx comes after the page has loaded (templates/base.html names it): until then a tap
+  // goes to the server as a plain link or form, as it does without JavaScript.
+  const htmxSrc = document.currentScript && document.currentScript.dataset.htmx;
+  function bringHtmx() {
+    const script = document.createElement("script");
+    script.src = htmxSrc;
+    document.head.appendChild(script);
+  }
+  if (htmxSrc) {
+    if (document.readyState === "complete") bringHtmx();
+    else window.addEventListener("load", bringHtmx, { once: true });
+  }
+
   // Keep the screen on while a game is open (Screen Wake Lock, where the browser has it).
   let wakeLock = null;
   async function keepAwake() {
