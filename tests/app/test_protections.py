@@ -3,9 +3,12 @@ security headers and no version banner, and refuses request bodies larger than a
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import http.client
 import re
 import threading
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -15,12 +18,14 @@ from werkzeug.serving import make_server
 import engine
 from companion import MAX_BODY, cli, create_app
 
+STATIC = Path(__file__).resolve().parents[2] / "static"
 #: What a response must carry, and the directives the policy must hold.
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
            "X-Frame-Options": "DENY"}
-POLICY = {"default-src 'self'", "script-src 'self'", "style-src 'self'",
-          "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'",
-          "object-src 'none'"}
+POLICY = {"default-src 'self'", "script-src 'self'", "frame-ancestors 'none'",
+          "form-action 'self'", "base-uri 'none'", "object-src 'none'"}
+#: Styles: the app's files, and one inline stylesheet named by its hash (the app's own).
+STYLES = re.compile(r"style-src 'self' 'sha256-([A-Za-z0-9+/]{43}=)'")
 
 
 @pytest.fixture(autouse=True)
@@ -133,6 +138,8 @@ def assert_protected(response, name):
         assert response.headers.get(header) == value, (name, header)
     policy = {d.strip() for d in response.headers["Content-Security-Policy"].split(";")}
     assert POLICY <= policy, name
+    styles = [d for d in policy if d.startswith("style-src")]
+    assert len(styles) == 1 and STYLES.fullmatch(styles[0]), name
     assert not any("unsafe" in d for d in policy), name
 
 
@@ -154,16 +161,27 @@ def test_every_response_carries_the_security_headers(table, client):
         response.close()
 
 
-def test_pages_hold_no_inline_script_or_style(table, client):
-    # The policy refuses them: a page that had any would break in the browser.
+def test_pages_hold_no_inline_script_or_style_but_the_stylesheet(table, client):
+    # The policy refuses them: a page that had any would break in the browser. The one
+    # inline style is the app's stylesheet (a first load without a second round trip), and
+    # the policy names exactly it by its hash.
     game_id = table.create_game(["Ann", "Bob", "Cy"])
     table.record(game_id, 0, {1: "red-7 wild", 2: 9})
+    stylesheet = re.sub(r"/\*.*?\*/", "", (STATIC / "app.css").read_text(), flags=re.DOTALL)
     for path in ("/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/hands",
                  f"/games/{game_id}/hands/new?out=1", f"/games/{game_id}/delete", "/nowhere"):
-        source = table.html(client.get(path))
-        assert "<style" not in source and not re.search(r"\sstyle=", source), path
+        response = client.get(path)
+        source = table.html(response)
+        assert re.findall(r"(?s)<style>(.*?)</style>", source) == [stylesheet], path
+        assert source.count("<style") == 1 and not re.search(r"\sstyle=", source), path
+        allowed = STYLES.search(response.headers["Content-Security-Policy"])
+        assert allowed and allowed[1] == base64.b64encode(
+            hashlib.sha256(stylesheet.encode()).digest()).decode(), path
         assert re.findall(r"<script(?![^>]*\ssrc=)", source) == [], path
         assert not re.search(r"\son[a-z]+=|javascript:|hx-on|js:", source), path
+    # A part htmx swaps in (a poll's changed page among them) is drawn by the page's own.
+    part = client.get(f"/games/{game_id}", headers={"HX-Request": "true"})
+    assert part.status_code == 200 and "<style" not in table.html(part)
 
 
 def test_serve_sends_no_server_banner(serve):
