@@ -85,8 +85,10 @@ def same_browser(source: Page, other: Page) -> None:
 
 
 #: Whether htmx is in, on a page that brings it: static/app.js adds it after the load
-#: event (templates/base.html, data-htmx), and htmx sets itself up as it runs.
-HTMX_IN = "() => !document.querySelector('script[data-htmx]') || 'htmx' in window"
+#: event (templates/base.html, data-htmx), and htmx sets itself up as it runs. Once the
+#: page has loaded, a page whose app.js has not run (no "js" class) brings none.
+HTMX_IN = """() => !document.querySelector('script[data-htmx]') || 'htmx' in window
+  || !document.documentElement.classList.contains('js')"""
 
 
 def wait_for_htmx(page: Page) -> None:
