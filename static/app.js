@@ -11,10 +11,23 @@
     script.src = htmxSrc;
     document.head.appendChild(script);
   }
-  if (htmxSrc) {
-    if (document.readyState === "complete") bringHtmx();
-    else window.addEventListener("load", bringHtmx, { once: true });
+  // A first page carries the stylesheet inline; once it has loaded, the file is fetched into
+  // the cache and the cookie tells the app to link it from the next page on.
+  function keepStyle() {
+    const inline = document.querySelector("style[data-href]");
+    if (!inline) return;
+    fetch(inline.dataset.href).then((response) => {
+      if (response.ok) {
+        document.cookie = "css=" + inline.dataset.digest + "; path=/; max-age=31536000; samesite=lax";
+      }
+    }, () => {}); // offline: the next page carries it inline again
   }
+  function afterLoad() {
+    if (htmxSrc) bringHtmx();
+    keepStyle();
+  }
+  if (document.readyState === "complete") afterLoad();
+  else window.addEventListener("load", afterLoad, { once: true });
 
   // Keep the screen on while a game is open (Screen Wake Lock, where the browser has it).
   let wakeLock = null;

@@ -25,6 +25,8 @@ from browser_steps import (
 )
 from playwright.sync_api import Page, expect
 
+from companion.assets import STYLE_COOKIE
+
 SCHEMES = ["light", "dark"]
 #: A zone far from UTC, so a time shown in UTC cannot pass for the phone's.
 ZONE = "Pacific/Auckland"
@@ -364,13 +366,15 @@ def first_loads(browser, base_url, paths: list[str], storage) -> dict[str, dict[
 
 @pytest.fixture()
 def a_phone_with_a_game(browser, base_url) -> tuple[str, object]:
-    """A game's path, and the cookies of the phone that started it (no cached file)."""
+    """A game's path, and the cookies of the phone that started it: its key to the game, not
+    the one saying it holds the stylesheet (the phones it is given to have an empty cache)."""
     context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url)
     page = context.new_page()
     start_game(page, "classic", ["Ann", "Bob", "Cy"])
     game = urlparse(page.url).path
     storage = context.storage_state()
     context.close()
+    storage["cookies"] = [c for c in storage["cookies"] if c["name"] != STYLE_COOKIE]
     return game, storage
 
 
