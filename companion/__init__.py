@@ -46,15 +46,16 @@ __all__ = ["HTMX_VERSION", "LOCAL_HOSTS", "MAX_BODY", "create_app", "default_dat
 
 
 
-def security_headers(style_hash: str) -> dict[str, str]:
-    """What every response carries. The pages use no inline script and one inline style,
-    the app's stylesheet, allowed by its hash (companion/assets.py); htmx is told not to
-    add its indicator style (templates/base.html), so the policy can be strict."""
+def security_headers(inline: dict[str, str]) -> dict[str, str]:
+    """What every response carries. The pages use no inline script or style but app.js and
+    the stylesheet on a phone's first page, each allowed by its hash (``inline``,
+    companion/assets.py); htmx is told not to add its indicator style (templates/base.html),
+    so the policy can be strict."""
     return {
         "Content-Security-Policy": (
-            f"default-src 'self'; script-src 'self'; style-src 'self' {style_hash}; "
-            "img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
-            "base-uri 'none'; object-src 'none'"),
+            f"default-src 'self'; script-src 'self' {inline['script']}; "
+            f"style-src 'self' {inline['style']}; img-src 'self'; connect-src 'self'; "
+            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"),
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "same-origin",
         "X-Frame-Options": "DENY",
@@ -97,7 +98,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     assets.init_app(app)
     htmx.init_app(app)
-    headers = security_headers(app.extensions["uno_assets"].style_hash)
+    headers = security_headers(app.extensions["uno_assets"].inline_hashes)
     app.after_request(functools.partial(_protect, headers))
     # Polls that changed nothing are most requests: answered before Flask (companion/live.py).
     app.wsgi_app = live.PollFront(app, headers)  # type: ignore[method-assign]

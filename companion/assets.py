@@ -6,12 +6,12 @@ file gets a new name. The plain name still works, revalidated on every use. Text
 files are gzipped once, when the app starts, and sent compressed to browsers that
 accept it. Pages are gzipped as they are sent (:func:`compress_page`).
 
-A phone's first page carries the stylesheet inline (``inline_style()``, comments left
-out), so it is drawn as soon as it arrives, without a second round trip first. Once that
-page has loaded, static/app.js fetches the stylesheet into the phone's cache and sets the
-``css`` cookie to its hash (:data:`STYLE_COOKIE`); the pages after it link the cached file
-(``style_cached()``), and are that much shorter. The Content-Security-Policy allows the one
-inline ``<style>`` by its hash (:attr:`Assets.style_hash`), and no other.
+A phone's first page carries the stylesheet and app.js inline (the stylesheet's comments
+left out), so it is drawn and set up as soon as it arrives, without a second round trip
+first. Once that page has loaded, app.js fetches both files into the phone's cache and sets
+the ``kept`` cookie (:data:`KEPT_COOKIE`) to their hash; the pages after it link the cached
+files (``kept()``) and are that much shorter. The Content-Security-Policy allows the inline
+``<style>`` and ``<script>`` by their hashes (:attr:`Assets.inline_hashes`), and no other.
 """
 
 from __future__ import annotations
@@ -39,11 +39,19 @@ COMPRESS_FROM = 512
 PAGE_LEVEL = 6
 #: A year: the longest cache lifetime browsers honour.
 FOREVER = 365 * 24 * 3600
-#: The stylesheet a phone's first page carries inline.
-INLINE_STYLE = "app.css"
-#: The cookie by which a phone says it holds that stylesheet: its content hash.
-STYLE_COOKIE = "css"
+#: The stylesheet and the script a phone's first page carries inline.
+INLINE_STYLE, INLINE_SCRIPT = "app.css", "app.js"
+#: The cookie by which a phone says it holds both files: a hash of their contents.
+KEPT_COOKIE = "kept"
 _COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+#: What would end a <style> or <script> element early, or change how its text is read.
+_NOT_INLINE = re.compile(r"</|<!--", re.IGNORECASE)
+
+
+def _csp_hash(text: str) -> str:
+    """An inline element's text as a Content-Security-Policy source names it."""
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return f"'sha256-{digest}'"
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{10})(?P<suffix>\.[A-Za-z0-9]+)$")
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -80,12 +88,16 @@ class Assets:
                                      mimetype, hashed, f'"{digest}"')
             self.by_hash[hashed] = name
         css = _COMMENT.sub("", self.files[INLINE_STYLE].body.decode("utf-8"))
-        if "</" in css:  # it would end the <style> element early
-            raise ValueError(f"{INLINE_STYLE} cannot be inlined: it holds '</'")
-        #: The stylesheet as pages carry it, and its hash as the policy allows it.
-        self.inline_style = Markup(css)  # the app's own file, checked above
-        digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
-        self.style_hash = f"'sha256-{digest}'"
+        js = self.files[INLINE_SCRIPT].body.decode("utf-8")
+        for name, text in ((INLINE_STYLE, css), (INLINE_SCRIPT, js)):
+            if _NOT_INLINE.search(text):
+                raise ValueError(f"{name} cannot be inlined: it holds '</' or '<!--'")
+        #: The two files as a first page carries them (the app's own, checked above), the
+        #: policy's sources for them, and the cookie's value once a phone holds them.
+        self.inline_style, self.inline_script = Markup(css), Markup(js)
+        self.inline_hashes = {"style": _csp_hash(css), "script": _csp_hash(js)}
+        self.kept = hashlib.sha256("".join(
+            self.files[name].etag for name in (INLINE_STYLE, INLINE_SCRIPT)).encode()).hexdigest()[:10]
 
     def url_name(self, name: str) -> str:
         """The content-hashed name of a static file (the plain name if there is none)."""
@@ -143,8 +155,9 @@ def compress_page(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Serve the static folder this way, give templates ``asset(name)``, the stylesheet
-    (``inline_style()``, ``style_cached()``, ``style_digest``), and send pages compressed."""
+    """Serve the static folder this way, give templates ``asset(name)`` and what a first
+    page carries inline (``kept()``, ``inline_style()``, ``inline_script()``,
+    ``kept_value``), and send pages compressed."""
     assert app.static_folder is not None
     assets = Assets(app.static_folder)
     app.extensions["uno_assets"] = assets
@@ -157,8 +170,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals["asset"] = asset
     app.jinja_env.globals["inline_style"] = lambda: assets.inline_style
-    style_digest = assets.files[INLINE_STYLE].etag.strip('"')
-    app.jinja_env.globals["style_digest"] = style_digest
-    app.jinja_env.globals["style_cached"] = (
-        lambda: request.cookies.get(STYLE_COOKIE) == style_digest)
+    app.jinja_env.globals["inline_script"] = lambda: assets.inline_script
+    app.jinja_env.globals["kept_value"] = assets.kept
+    app.jinja_env.globals["kept"] = lambda: request.cookies.get(KEPT_COOKIE) == assets.kept
     app.after_request(compress_page)
