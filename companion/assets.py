@@ -43,6 +43,7 @@ FOREVER = 365 * 24 * 3600
 INLINE_STYLE, INLINE_SCRIPT = "app.css", "app.js"
 #: The cookie by which a phone says it holds both files: a hash of their contents.
 KEPT_COOKIE = "kept"
+_HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{10})(?P<suffix>\.[A-Za-z0-9]+)$")
 _COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 #: What would end a <style> or <script> element early, or change how its text is read.
 _NOT_INLINE = re.compile(r"</|<!--", re.IGNORECASE)
@@ -52,7 +53,7 @@ def _csp_hash(text: str) -> str:
     """An inline element's text as a Content-Security-Policy source names it."""
     digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
     return f"'sha256-{digest}'"
-_HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{10})(?P<suffix>\.[A-Za-z0-9]+)$")
+
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
@@ -96,8 +97,8 @@ class Assets:
         #: policy's sources for them, and the cookie's value once a phone holds them.
         self.inline_style, self.inline_script = Markup(css), Markup(js)
         self.inline_hashes = {"style": _csp_hash(css), "script": _csp_hash(js)}
-        self.kept = hashlib.sha256("".join(
-            self.files[name].etag for name in (INLINE_STYLE, INLINE_SCRIPT)).encode()).hexdigest()[:10]
+        both = "".join(self.files[name].etag for name in (INLINE_STYLE, INLINE_SCRIPT))
+        self.kept = hashlib.sha256(both.encode()).hexdigest()[:10]
 
     def url_name(self, name: str) -> str:
         """The content-hashed name of a static file (the plain name if there is none)."""
