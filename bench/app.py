@@ -128,7 +128,7 @@ SEATS = "Ann, Bob, Cy, Dee"
 #: The referee's answers timed: (page, check, the table it is asked at, the dispute): the
 #: usual question, and for a draw wild the one that hangs on the most unknowns. The
 #: table is the bench's game (classic) unless named; each check's form is timed too.
-CHECK_DISPUTES: list[tuple[str, str, dict[str, str] | None, dict[str, str]]] = [
+CHECK_DISPUTES: list[tuple[str, str, dict[str, str | list[str]] | None, dict[str, str]]] = [
     ("challenge answer", "challenge", None,
      {"by": "Bob", "hand": "red-3 blue-7 green-2 yellow-5 wild", "color": "red"}),
     ("challenge answer, hand unseen", "challenge", None,
@@ -138,8 +138,8 @@ CHECK_DISPUTES: list[tuple[str, str, dict[str, str] | None, dict[str, str]]] = [
      {"top": "red-5", "card": "wild-draw4"}),
     ("first-card answer", "first-card", None, {"dealer": "Ann", "cards": "red-reverse"}),
     ("next answer", "next", None, {"turn": "Ann", "card": "red-draw2"}),
-    ("next answer, WD4, color given", "next", None,
-     {"turn": "Ann", "card": "wild-draw4", "color": "red"}),
+    ("next answer, WD4, colors given", "next", None,
+     {"turn": "Ann", "card": "wild-draw4", "color": "red", "named": "blue"}),
     ("uno answer", "uno", None, {"player": "Ann"}),
     ("end answer", "end", None,
      {"went_out": "Ann", "last_card": "blue-draw2", "hands-1": "red-7 wild",
@@ -159,6 +159,24 @@ CHECK_DISPUTES: list[tuple[str, str, dict[str, str] | None, dict[str, str]]] = [
       "hands-1": "red-3 yellow-4", "hands-2": "green-5", "hands-3": "blue-6 red-7"}),
 ]
 
+#: The most open questions: every color Ann may name, every set of cards a lever discard
+#: may throw, each played out. Their goal is the request budget (issue 18: a few tens of
+#: milliseconds, GOAL_OPEN_MS), not 10x a static file: they are timed and printed apart.
+OPEN_DISPUTES: list[tuple[str, str, dict[str, str | list[str]] | None, dict[str, str]]] = [
+    ("next answer, WD4, no color named", "next", None,
+     {"turn": "Ann", "card": "wild-draw4", "color": "red"}),
+    ("next answer, WD4, no color named, stacking and jump-in", "next",
+     {"variant": "classic", "seats": SEATS, "house": ["stacking", "jump_in"]},
+     {"turn": "Ann", "card": "wild-draw4", "counts-0_count": "2"}),
+    ("next answer, lever discard, hand shown", "next", {"variant": "wild-jackpot", "seats": SEATS},
+     {"turn": "Ann", "card": "wild-jackpot", "color": "red", "lever": "discard",
+      "counts-0": "red-skip blue-reverse green-draw2 yellow-7 red-3 wild", "counts-1_count": "4"}),
+]
+#: What an open question may cost, in milliseconds a request.
+GOAL_OPEN_MS = 50.0
+#: The page name an open question's row starts with.
+OPEN = "referee (open): "
+
 
 def referee_pages(big: int, token: str) -> list[tuple[str, str, str, dict]]:
     """The referee's pages and the rules' (name, method, address, request arguments): the
@@ -170,13 +188,14 @@ def referee_pages(big: int, token: str) -> list[tuple[str, str, str, dict]]:
         ("referee: the special cards", "get", f"/referee/special?game={big}", {}),
     ]
     formed = set()
-    for name, check, table, dispute in CHECK_DISPUTES:
+    disputes = [("referee: ", d) for d in CHECK_DISPUTES] + [(OPEN, d) for d in OPEN_DISPUTES]
+    for label, (name, check, table, dispute) in disputes:
         table = table or {"game": str(big)}
         if check not in formed:
             formed.add(check)
             pages.append((f"referee: {check.removeprefix('special/')} form", "get",
                           f"/referee/{check}", {"query_string": table}))
-        pages.append((f"referee: {name}", "post", f"/referee/{check}",
+        pages.append((f"{label}{name}", "post", f"/referee/{check}",
                       {"data": {**table, **dispute}, "headers": htmx}))
     replay = Replay(Position.from_game(engine.find_variant("classic").new(
         ["Ann", "Bob", "Cy", "Dee"], seed=1)))
@@ -319,15 +338,19 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=1))
         return
-    worst = 0.0
+    worst = slowest = 0.0
     for size, rows in results.items():
         print(f"\n{size} in the biggest game")
         print(f"{'page':40} {'cold ms':>8} {'ms/req':>8} {'bytes':>8} {'x baseline':>10}")
         for row in rows:
             print(f"{row['page']:40} {row['cold']:8.2f} {row['ms']:8.2f} {row['bytes']:8d} "
                   f"{row['ratio']:10.1f}")
-            worst = max(worst, float(row["ratio"]))
+            if str(row["page"]).startswith(OPEN):
+                slowest = max(slowest, float(row["ms"]))
+            else:
+                worst = max(worst, float(row["ratio"]))
     print(f"\nworst page: {worst:.1f}x the static stylesheet (goal: within {GOAL:.0f}x)")
+    print(f"slowest open question: {slowest:.1f} ms (goal: within {GOAL_OPEN_MS:.0f} ms)")
     for size, rows in results.items():
         ms = {row["page"]: float(row["ms"]) for row in rows}
         if UNCHANGED in ms:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from datetime import timedelta
 from typing import Any
@@ -43,17 +44,22 @@ from .settings import (
 __all__ = ["HTMX_VERSION", "LOCAL_HOSTS", "MAX_BODY", "create_app", "default_data_dir",
            "default_database"]
 
-#: Sent with every response. The pages use no inline script or style, and htmx is told
-#: not to add its indicator style (templates/base.html), so the policy can be strict.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
-        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
-        "object-src 'none'"),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "X-Frame-Options": "DENY",
-}
+
+
+def security_headers(inline: dict[str, str]) -> dict[str, str]:
+    """What every response carries. The pages use no inline script or style but app.js and
+    the stylesheet on a phone's first page, each allowed by its hash (``inline``,
+    companion/assets.py); htmx is told not to add its indicator style (templates/base.html),
+    so the policy can be strict."""
+    return {
+        "Content-Security-Policy": (
+            f"default-src 'self'; script-src 'self' {inline['script']}; "
+            f"style-src 'self' {inline['style']}; img-src 'self'; connect-src 'self'; "
+            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+        "X-Frame-Options": "DENY",
+    }
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -92,9 +98,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     assets.init_app(app)
     htmx.init_app(app)
-    app.after_request(_protect)
+    headers = security_headers(app.extensions["uno_assets"].inline_hashes)
+    app.after_request(functools.partial(_protect, headers))
     # Polls that changed nothing are most requests: answered before Flask (companion/live.py).
-    app.wsgi_app = live.PollFront(app, SECURITY_HEADERS)  # type: ignore[method-assign]
+    app.wsgi_app = live.PollFront(app, headers)  # type: ignore[method-assign]
 
     app.jinja_env.globals["card_label"] = card_label
     app.jinja_env.globals["chips"] = chips
@@ -111,8 +118,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def _protect(response: Response) -> Response:
-    for name, value in SECURITY_HEADERS.items():
+def _protect(headers: dict[str, str], response: Response) -> Response:
+    for name, value in headers.items():
         response.headers.setdefault(name, value)
     # A page is never kept by the browser: one shown again by Back or a cache would carry
     # one-time keys already spent. Static assets set their own caching (companion/assets.py).

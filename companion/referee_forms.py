@@ -227,8 +227,9 @@ class Field:
 
     ``kind`` says how it is asked and read: ``seat`` (a seat's name), ``color``,
     ``direction``, ``card`` (one card), ``cards`` (a list of cards), ``hand`` (a list of
-    cards, or only how many), ``hands`` (a ``hand`` per seat), ``flag`` (a tick box),
-    ``lever`` (a Wild Jackpot lever outcome) or ``mode`` (a scoring mode).
+    cards, or only how many), ``hands`` (a ``hand`` per seat), ``count`` (how many cards
+    a pile holds), ``flag`` (a tick box), ``lever`` (a Wild Jackpot lever outcome) or
+    ``mode`` (a scoring mode).
     """
 
     name: str
@@ -246,11 +247,13 @@ class Field:
     #: describe the scene (SCENE_FIELDS) give the Scene instead.
     keyword: str = ""
     negate: bool = False
+    #: Asked only where the variant has a Wild Jackpot lever (as a ``lever`` field is).
+    lever_only: bool = False
 
     def offered(self, table: Table) -> bool:
-        """Whether this table is asked it: the lever's outcome only where the variant has a
-        lever (the engine says which)."""
-        return self.kind != "lever" or table.variant.has_lever()
+        """Whether this table is asked it: the lever's outcome, whom its "choose" picked
+        and the rule-card unit only where the variant has a lever (the engine says which)."""
+        return (self.kind != "lever" and not self.lever_only) or table.variant.has_lever()
 
     def names(self, table: Table) -> list[str]:
         """The form fields this question sends."""
@@ -306,6 +309,8 @@ def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
         return bool(values.get(f.name))
     if f.kind == "hand":
         value: Any = _hand(values, f.name, f.label)
+    elif f.kind == "count":
+        value = _count(values, f.name, f.label)
     elif f.kind == "hands":
         value = {}
         for i, name in enumerate(table.seats):
@@ -353,7 +358,7 @@ Ask = Callable[..., Verdict]
 #: The fields that describe the scene (what the table knows) rather than the question:
 #: the Scene's argument each gives.
 SCENE_FIELDS = {"direction": "direction", "top": "top", "color": "color", "counts": "hands",
-                "hands": "hands"}
+                "hands": "hands", "draw_pile": "draw_pile", "rule_cards": "rule_cards"}
 
 
 @dataclass(frozen=True)
@@ -434,6 +439,14 @@ _COUNTS = Field("counts", "hands", "How many cards each player held", more=True,
                 hint="Cards or only how many; anyone left out holds a deal's worth.")
 #: Direction, the card it went on, the color in play: asked together by most checks.
 _MOMENT = (_DIRECTION, _TOP, _COLOR)
+#: The piles, for a question where one may run out (R2, R17).
+_DRAW_PILE = Field("draw_pile", "count", "Cards left on the draw pile", more=True,
+                   hint="Leave it out unless the draw pile is running low or empty.")
+_RULE_CARDS = Field("rule_cards", "count", "Rule cards left in the Jackpot unit", more=True,
+                    hint="Leave it out unless the unit is running low or empty.",
+                    lever_only=True)
+_CHOSEN = Field("chosen", "seat", "Whom they chose to perform a rule card", more=True,
+                blank="Not said yet", lever_only=True)
 # The special cards' checks ask these up front.
 _NAMED_BY_PLAYER = Field("named", "color", "The color they named", blank="The color in play")
 _COUNTS_BEFORE = Field("counts", "hands", "How many cards each player held",
@@ -508,6 +521,7 @@ CHECKS: tuple[Check, ...] = (
               hint="It matters where a wild may only go on no other playable card."),
         _DIRECTION, Field("named", "color", "The color the wild named", more=True,
                           blank="Not given"),
+        _DRAW_PILE,
     ), referee.challenge, top_is="the card under the wild"),
     Check("play", "Can I play this?", "Can this card go on the pile now?", (
         Field("top", "card", "The card on top of the pile", required="Tap the card on top."),
@@ -518,6 +532,9 @@ CHECKS: tuple[Check, ...] = (
         Field("hand", "hand", "Their whole hand", more=True,
               hint="For a draw wild: the referee says whether it would be a bluff."),
         _NAMED,
+        Field("drawn", "card", "The card they just drew this turn", more=True,
+              hint="Asks what they may play after drawing it; their hand is then before the "
+                   "draw."),
     ), referee.can_play, seated=False),
     Check("first-card", "First card", "What does the first card turned up do?", (
         Field("dealer", "seat", "Who dealt?", required="Tap who dealt."),
@@ -525,13 +542,15 @@ CHECKS: tuple[Check, ...] = (
               hint="If cards went back into the deck first, tap them all, in order.",
               required="Tap the card turned up."),
         Field("named", "color", "The color named for a Wild turned up", more=True),
+        Field("chosen", "seat", "Whom they chose to perform a rule card, for a Jackpot "
+              "turned up", more=True, blank="Not said yet", lever_only=True),
     ), referee.first_card),
     Check("next", "Who's next?", "Who plays after this card, and who draws?", (
         Field("turn", "seat", "Who played?", required="Tap who played the card."),
         Field("card", "card", "The card they played", required="Tap the card played."),
         *_MOMENT, _NAMED, _TARGET,
         Field("lever", "lever", "What the Jackpot lever showed", more=True),
-        _COUNTS,
+        _CHOSEN, _RULE_CARDS, _COUNTS, _DRAW_PILE,
     ), referee.whos_next),
     Check("uno", "UNO!", "Can they still be caught not calling UNO?", (
         Field("player", "seat", "Who is down to one card?", required="Tap who has one card."),
@@ -541,7 +560,8 @@ CHECKS: tuple[Check, ...] = (
         Field("card", "card", "Their next-to-last card, the one they played", more=True),
         Field("not_yet", "flag", "They have not played that card yet", more=True,
               keyword="played", negate=True),
-        *_MOMENT, _TARGET,
+        Field("caught_by", "seat", "Who caught them already", more=True, blank="Nobody"),
+        *_MOMENT, _NAMED, _TARGET, _DRAW_PILE,
     ), referee.uno_catch),
     Check("end", "End of hand", "Who went out, who draws, and the points.", (
         Field("went_out", "seat", "Who went out?", required="Tap who went out."),
@@ -551,7 +571,7 @@ CHECKS: tuple[Check, ...] = (
         Field("drawn", "cards", "Cards drawn for a final draw card, top of the pile first",
               more=True),
         Field("mode", "mode", "How the game is scored", more=True),
-        *_MOMENT, _NAMED,
+        *_MOMENT, _NAMED, _DRAW_PILE,
     ), referee.end_of_hand),
     Check("special/wild-dip", "Wild Dip", "Wild Dip Into The Deck, step by step.", (
         Field("player", "seat", "Who played the Wild Dip?", required="Tap who played it."),

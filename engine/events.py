@@ -58,6 +58,7 @@ class EventKind(str, enum.Enum):
     CHOOSE = "choose"
     RULE_CARD = "rule-card"
     NO_RULE_CARD = "no-rule-card"
+    RULES_RESHUFFLE = "rules-reshuffle"
     DISCARD = "discard"
     LAY = "lay"
     DROID_FAIL = "droid-fail"
@@ -96,6 +97,7 @@ _TEMPLATES: dict[EventKind, str] = {
     EventKind.CHOOSE: "{who} chooses {whom} to perform a rule card",
     EventKind.RULE_CARD: "{who} must perform the rule card \u201c{note}\u201d",
     EventKind.NO_RULE_CARD: "There is no rule card to dispense",
+    EventKind.RULES_RESHUFFLE: "The unit is empty: the used rule cards are shuffled back in",
     EventKind.DISCARD: "{who} discards {card}",
     EventKind.LAY: "{who} lays {card} for the droid",
     EventKind.DROID_FAIL: "{who} cannot lay a card of a different color",

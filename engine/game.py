@@ -721,7 +721,8 @@ class Game:
                       pending_from: int | None = None,
                       previous_color: Color | str | None = None,
                       uno_owed: Sequence[int] = (), options: TableOptions | None = None,
-                      seed: int | None = None, rng: random.Random | None = None) -> Self:
+                      seed: int | None = None, rng: random.Random | None = None,
+                      rule_cards: int | None = None) -> Self:
         """Any moment of a hand, for settling a dispute.
 
         ``hands`` by seat; ``discard_pile`` bottom first (its last card is the top);
@@ -731,7 +732,9 @@ class Game:
         the previous player; ``previous_color`` was the color in play before a draw
         wild, by default the color of the card under it). A hand left empty with no
         draw pending means that player has gone out. ``uno_owed`` lists players at one
-        card who have not called UNO and can still be caught.
+        card who have not called UNO and can still be caught. ``rule_cards``: how many of
+        the written rule cards are still in the Wild Jackpot unit, the rest on its used
+        pile (R17; by default all of them).
         """
         seat_hands = [_cards(h) for h in hands]
         discard = _cards(discard_pile)
@@ -767,6 +770,8 @@ class Game:
             raise SetupError("the top card is a wild: give the current color")
         game._color = color
         game._prepare_specials()
+        if rule_cards is not None:
+            game._leave_rule_cards(rule_cards)
         game._to_act = to_act
         empty = [s for s in range(n) if not seat_hands[s]]
         if pending_draw:
@@ -866,6 +871,17 @@ class Game:
             if k > counts.get(c, 0):
                 have = counts.get(c, 0)
                 raise SetupError(f"{c.text} appears {k} times; the {cls.name} deck has {have}")
+
+    def _leave_rule_cards(self, left: int) -> None:
+        # R17: only ``left`` written cards are still in the unit; the rest have been used.
+        if not self.rule_cards:
+            raise SetupError(f"{self.name} has no rule-card unit (R17)")
+        unit = self.rule_dispenser
+        if not 0 <= left <= len(unit.loaded):
+            raise SetupError(f"the unit holds 0 to {len(unit.loaded)} rule cards: the cards "
+                             "written at this table (R17)")
+        used = len(unit.loaded) - left
+        unit.used, unit.loaded = unit.loaded[:used], unit.loaded[used:]
 
     def _prepare_specials(self) -> None:
         for special in dict.fromkeys(self._specials.values()):

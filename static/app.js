@@ -3,6 +3,34 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // htmx comes after the page has loaded (templates/base.html names it): until then a tap
+  // goes to the server as a plain link or form, as it does without JavaScript.
+  const me = document.currentScript;
+  const htmxSrc = me && me.dataset.htmx;
+  function bringHtmx() {
+    const script = document.createElement("script");
+    script.src = htmxSrc;
+    document.head.appendChild(script);
+  }
+  // A first page carries this script and the stylesheet inline (data-keep names their
+  // files): once it has loaded, both are fetched into the cache, and the cookie tells the
+  // app to link them from the next page on.
+  function keepFiles() {
+    if (!me || !me.dataset.keep) return;
+    Promise.all(me.dataset.keep.split(" ").map((url) => fetch(url).then((response) => {
+      if (!response.ok) throw new Error(url + ": " + response.status);
+      return response.arrayBuffer(); // read whole, so that the cache holds all of it
+    }))).then(() => {
+      document.cookie = "kept=" + me.dataset.kept + "; path=/; max-age=31536000; samesite=lax";
+    }, () => {}); // offline: the next page carries them inline again
+  }
+  function afterLoad() {
+    if (htmxSrc) bringHtmx();
+    keepFiles();
+  }
+  if (document.readyState === "complete") afterLoad();
+  else window.addEventListener("load", afterLoad, { once: true });
+
   // Keep the screen on while a game is open (Screen Wake Lock, where the browser has it).
   let wakeLock = null;
   async function keepAwake() {

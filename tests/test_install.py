@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# A long file: handed to a worker first (tests/engine/conftest.py).
+pytestmark = pytest.mark.starts_first
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Run inside the unpacked wheel: start the app on a fresh database, play a hand through

@@ -8,8 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import engine
 from companion import HTMX_VERSION
+
+# A long file: handed to a worker first (tests/engine/conftest.py).
+pytestmark = pytest.mark.starts_first
 
 ROOT = Path(__file__).resolve().parent.parent
 HTMX_SHA256 = "d6fdc75f204e6bdefa99b69bf1e6d4ac69b8a364f77929f45c13476b4000f717"

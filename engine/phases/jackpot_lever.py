@@ -97,8 +97,11 @@ class JackpotLever(SpecialPhase):
             self._pull(table, a.lever if a.lever is not None else spin(table.rng))
 
     def _perform(self, table: Table, seats: Sequence[int]) -> None:
+        held = len(self.dispenser.loaded)
         texts = self.dispenser.dispense(table.rng, len(seats))
-        for s, text in zip(seats, texts):
+        for i, (s, text) in enumerate(zip(seats, texts)):
+            if i == held:  # R17: the unit ran out, so this card came from the used pile
+                table.event(EventKind.RULES_RESHUFFLE, None, "rules")
             table.event(EventKind.RULE_CARD, s, "jackpot", note=text)
         if len(texts) < len(seats):
             table.event(EventKind.NO_RULE_CARD, None, "rules")

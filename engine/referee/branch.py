@@ -157,6 +157,11 @@ class Branch:
     #: referee chose them (a draw wild's challenge may hang on them).
     under_given: bool = True
     color_given: bool = True
+    #: Cards on the draw pile, where the table said (the rest of the deck is then under
+    #: the top card of the discard pile, R2); else :data:`_DRAW_PILE` filler cards.
+    draw_pile: int | None = None
+    #: Rule cards still in the Wild Jackpot unit, where the table said (R17).
+    rule_cards: int | None = None
     budget: Budget = field(default_factory=Budget, compare=False, repr=False)
 
     def then(self, *actions: Action) -> Branch:
@@ -206,12 +211,16 @@ class Branch:
                     f"{t.name(seat)}'s {h.size} cards")
             for i in reversed(taken):
                 hands[seat].append(pool.pop(i))
+        discard, draw = list(self.discard), [*self.draw_top, *pool[:_DRAW_PILE]]
+        if self.draw_pile is not None:
+            extra = self.draw_pile - len(self.draw_top)
+            draw = [*self.draw_top, *pool[:extra]]
+            discard = [*pool[extra:], *self.discard]  # under the top card (R2)
         try:
             return t.variant.from_position(
-                hands, list(self.discard), [*self.draw_top, *pool[:_DRAW_PILE]],
-                players=t.names,
+                hands, discard, draw, players=t.names,
                 current_color=self.color, direction=self.direction, to_act=self.to_act,
-                options=t.options, seed=0)
+                options=t.options, seed=0, rule_cards=self.rule_cards)
         except SetupError as exc:
             raise ImpossibleSituationError(str(exc)) from None
 

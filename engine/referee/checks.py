@@ -38,6 +38,7 @@ from .branch import (
     plays_of,
     refusal,
 )
+from .questions import after_draw, caught_reason, chosen_action, first_catch, with_piles
 from .resolve import (
     ACCEPT_ACTION,
     CHALLENGE_ACTION,
@@ -90,7 +91,8 @@ def _since_play(events: Sequence[Event]) -> int:
 
 
 def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
-             player: str | None = None, named: Color | str | None = None) -> Verdict:
+             player: str | None = None, named: Color | str | None = None,
+             drawn: Card | str | None = None) -> Verdict:
     """Can ``card`` be played on the scene's top card with its color in play (R3)? For a
     draw wild (Wild Draw 4, Wild Draw 2) also: is it legal or a bluff, given ``hand``
     (R10, R20, R25, R35)? The scene's seats are not needed (nor read).
@@ -99,6 +101,9 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     missing), or only its size; without it, a draw wild's verdict says what a bluff
     hangs on. ``player`` names the player in the answer; ``named`` is the color a wild
     names (without it, the answer, which does not hang on it, claims no color).
+    ``drawn``: the player has just drawn this card on their turn (``hand`` is then before
+    the draw): may ``card`` follow (R12, R29, the draw house rules; the scene's
+    ``draw_pile`` counts the drawn card)?
 
     >>> can_play(Scene("classic", top="blue-7"), "red-7").outcome
     'Yes, the player can play red 7 on blue 7'
@@ -117,6 +122,11 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     c = t.card(card, "the card")
     known, size = hand_arg(t, hand, f"{who}'s hand", 2)
     named_color = color_arg(named, "the color named") if named is not None else None
+    if drawn is not None:
+        drew = after_draw(scene, t, who, c, drawn, hand, named_color)
+        if drew.refused is not None:
+            return drew.refused
+        return drew.lead(can_play(scene, c, hand=drew.hand, player=player, named=named), c)
     branch = make_branch(t, 0, ([*known] if c in known else [c, *known],
                                 max(size, len(known) + (c not in known))), {},
                          discard=[top_card], color=col, direction=1, avoid=[c])
@@ -224,6 +234,7 @@ def challenge(scene: Scene, wild_by: SeatRef, *, hand: HandLike | None = None,
     base = make_branch(t, by, ([w, *known], size + 1), others,
                        discard=[top_card] if top_card is not None else [], color=col,
                        direction=scene.direction, avoid=[w])
+    base = with_piles(scene, base)
     tops = [top_card] if top_card is not None else tops_of(base, w)
     branch = replace(base, discard=(tops[0],))
     game = branch.build()
@@ -235,13 +246,15 @@ def challenge(scene: Scene, wild_by: SeatRef, *, hand: HandLike | None = None,
 
 
 def first_card(scene: Scene, dealer: SeatRef, cards: Card | Cards, *,
-               named: Color | str | None = None) -> Verdict:
+               named: Color | str | None = None, chosen: SeatRef | None = None) -> Verdict:
     """The first card turned up after ``dealer`` dealt: what happens, who names the color,
     who plays first, the direction, and what goes back into the deck (R8, R9, R19, R23,
     R28, R34). Only the scene's table is read (a new hand has no top card yet).
 
     ``cards`` may be several cards, in the order they were turned up: every one but the
-    last must have gone back. ``named`` is the color named for a Wild turned up.
+    last must have gone back. ``named`` is the color named for a Wild turned up;
+    ``chosen`` whom the player left of the dealer chose to perform a rule card, for a
+    Jackpot turned up (R19).
 
     >>> scene = Scene("classic", ["Ann", "Bea", "Cy", "Dan"])
     >>> first_card(scene, "Ann", "red-reverse").outcome
@@ -276,10 +289,15 @@ def first_card(scene: Scene, dealer: SeatRef, cards: Card | Cards, *,
         # Whoever performs the rule card, the opening goes on the same way: the step (R19)
         # names nobody, and the rule card dispensed is left out.
         seat = game.to_act
-        chosen = game.apply(Action(ActionKind.CHOOSE, target=seat))
-        events += [Event(e.kind, e.seat, e.rule, e.source, e.names)
-                   for e in chosen if e.kind is EventKind.CHOOSE]
-        said.append(f"{t.name(seat)} chooses a player to perform a rule card")
+        if chosen is not None:
+            picked = game.apply(chosen_action(t, chosen))
+            events += picked
+            said += join_clauses(t, picked)
+        else:
+            picked = game.apply(Action(ActionKind.CHOOSE, target=seat))
+            events += [Event(e.kind, e.seat, e.rule, e.source, e.names)
+                       for e in picked if e.kind is EventKind.CHOOSE]
+            said.append(f"{t.name(seat)} chooses a player to perform a rule card")
     if named is not None and game.phase is Phase.NAME_COLOR:
         # After the choice: a Wild Jackpot's color is named once the rule card is out (R19).
         colored = game.apply(Action(ActionKind.COLOR, color=color_arg(named, "the color named")))
@@ -378,7 +396,8 @@ def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
 
 def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
               named: Color | str | None = None, target: SeatRef | None = None,
-              lever: LeverOutcome | str | None = None) -> Verdict:
+              lever: LeverOutcome | str | None = None,
+              chosen: SeatRef | None = None) -> Verdict:
     """``turn`` plays ``card`` on the scene's top card (default: a card it can go on):
     who plays next, who draws, who is skipped, with the table's house rules and the
     two-player rules (R13).
@@ -387,7 +406,9 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     the answer claims no color where it does not hang on it, else it is a case for each
     color). ``target``: the
     seat a Wild Swap Hands (or a 7 under 7-0) names. ``lever``: what a Wild Jackpot lever
-    showed. The scene's hands are before the play.
+    showed; ``chosen``: whom its player chose to perform a rule card when it showed
+    "choose" (R18; given alone, the lever showed that). The scene's hands are before the
+    play; its ``draw_pile`` and ``rule_cards`` are the piles then (R2, R17).
 
     >>> whos_next(Scene("classic", ["Ann", "Bea", "Cy"]), "Ann", "red-draw2").outcome
     'Bea draws 2 and misses a turn, then Cy plays'
@@ -399,12 +420,20 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     c = t.card(card, "the card played")
     branch, plays = play_branch(t, p, c, others=scene.hands, direction=scene.direction,
                                 top=scene.top, color=scene.color, named=named, target=target)
+    branch = with_piles(scene, branch)
     then: list[Action] = []
+    if lever is None and chosen is not None:
+        lever = LeverOutcome.CHOOSE
     if lever is not None:
         try:
             then.append(Action(ActionKind.LEVER, lever=LeverOutcome(lever)))
         except ValueError:
             raise ImpossibleSituationError(f"{lever!r} is not a lever outcome") from None
+    if chosen is not None:
+        if then[0].lever is not LeverOutcome.CHOOSE:
+            raise ImpossibleSituationError(
+                "only a lever that shows 'choose' lets its player choose who performs a rule card")
+        then.append(chosen_action(t, chosen))
     target_seat = t.seat(target, "the seat to swap with") if target is not None else None
 
     def answer(ps: list[Action]) -> Verdict:
@@ -416,7 +445,8 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
 
 def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
               played: bool = True, called: bool = False, next_began: bool = False,
-              catcher: SeatRef | None = None, target: SeatRef | None = None) -> Verdict:
+              catcher: SeatRef | None = None, target: SeatRef | None = None,
+              named: Color | str | None = None, caught_by: SeatRef | None = None) -> Verdict:
     """Can ``player``, down to one card, still be caught not calling UNO: by whom, until
     when, and what it costs (R6 and the table's ``uno_penalty``)?
 
@@ -424,7 +454,10 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
     (``played=False``: not played yet); ``called``: they called UNO since;
     ``next_began``: the next player has begun their turn; ``catcher``: who catches them
     (the catch then happens); ``target``: the seat a Wild Swap Hands (or a 7 under 7-0)
-    swapped with.
+    swapped with; ``named``: the color named, where that card was a wild; ``caught_by``:
+    who caught ``player`` already, after the play (a call made after that changes
+    nothing, so ``called`` is not asked then). The scene's ``draw_pile`` is the draw pile
+    a penalty is drawn from (R2).
 
     >>> scene = Scene("classic", ["Ann", "Bea", "Cy"])
     >>> uno_catch(scene, "Ann").outcome
@@ -445,18 +478,22 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
         c = min((x for x in +left if x.is_number),
                 key=lambda x: (col is not None and x.color is not col, order[x]))
     v = _uno_verdict(scene, t, p, c, given=card is not None, played=played, called=called,
-                     next_began=next_began, catcher=catcher, target=target)
-    # A wild played: nobody named its color here, and the answer does not hang on it.
-    return colorless(v, c) if c.color is None else v
+                     next_began=next_began, catcher=catcher, target=target, named=named,
+                     caught_by=caught_by)
+    # A wild played: unless the table said which color it named, nobody named it here,
+    # and the answer does not hang on it.
+    return colorless(v, c) if c.color is None and named is None else v
 
 
 def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played: bool,
                  called: bool, next_began: bool, catcher: SeatRef | None,
-                 target: SeatRef | None) -> Verdict:
+                 target: SeatRef | None, named: Color | str | None = None,
+                 caught_by: SeatRef | None = None) -> Verdict:
     who = t.name(p)
     branch, plays = play_branch(t, p, c, others=scene.hands, hand=([c], 2),
                                 direction=scene.direction, top=scene.top, color=scene.color,
-                                target=target)
+                                target=target, named=named)
+    branch = with_piles(scene, branch)
     if len(plays) > 1:
         raise ImpossibleSituationError(
             f"give the seat {who} swapped hands with: the UNO call follows the cards")
@@ -468,9 +505,12 @@ def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played
         return Verdict(cap(f"no: {reason}"), citations=(rule,) if rule else (),
                        catchable=False, penalty=game.uno_penalty)
     branch = branch.then(plays[0])
+    if caught_by is not None:
+        branch = first_catch(t, branch, p, caught_by)
     game, events = branch.run()
     call = Action(ActionKind.UNO, seat=p)
-    made = called and game.is_legal(call)  # a call nobody owes is not made (R6)
+    # A call nobody owes is not made (R6); caught already, the call no longer counts.
+    made = called and caught_by is None and game.is_legal(call)
     if made:
         branch = branch.then(call)
         events += game.apply(call)
@@ -478,7 +518,7 @@ def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played
         # The card played was not given: the one picked to play it is no step to show.
         events = [e for e in events if not (e.kind is EventKind.PLAY and e.seat == p)]
     penalty = game.uno_penalty
-    if called and p not in game.uno_owed and len(game.hands[p]) != 1:
+    if called and caught_by is None and p not in game.uno_owed and len(game.hands[p]) != 1:
         # No call was owed (a swap left them more cards): nothing to call, nothing to catch.
         held = len(game.hands[p])
         return Verdict(f"No: no UNO call is owed, {who} holds {held} card{'s' * (held != 1)}",
@@ -490,11 +530,13 @@ def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played
         reason, rule = refusal(game, catch)
         if closer is not None:
             reason = f"it is too late: {t.name(closer)} has begun their turn"
+        elif caught_by is not None:
+            reason = caught_reason(t, p, caught_by, reason)
         elif made:
             # The call was owed and made (the engine took it), so that is why (R6).
             reason = f"{who} has called UNO: a late call, made before anyone catches you, is safe"
         return Verdict(cap(f"no: {reason}"), tuple(events), cite(events, [rule]),
-                       catchable=False, penalty=penalty)
+                       catchable=False, penalty=penalty, color=game.current_color)
     probe, _ = branch.run()
     until = _close_window(probe, p)
     until_name = t.name(until) if until is not None else None
@@ -507,7 +549,8 @@ def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played
     text = (f"Yes: {or_list(list(catchers))} can catch {who} until {until_name} begins their turn "
             f"(plays or draws); a caught {who} draws {penalty}")
     return Verdict(text, tuple(events), cite(events, cite(probe.apply(catch))),
-                   catchable=True, catchers=catchers, until=until_name, penalty=penalty)
+                   catchable=True, catchers=catchers, until=until_name, penalty=penalty,
+                   color=game.current_color)
 
 
 def _close_window(game: Game, p: int) -> int | None:
@@ -558,7 +601,7 @@ def end_of_hand(scene: Scene, went_out: SeatRef, last_card: Card | str, *,
     branch, plays = play_branch(t, p, c, others=held, hand=([c], 1), direction=scene.direction,
                                 top=scene.top, color=scene.color, named=named,
                                 draw_top=draw_top)
-    played = branch.then(plays[0])
+    played = with_piles(scene, branch).then(plays[0])
     game, events = played.run()
     if game.phase is Phase.PENDING and game.to_act is not None:
         seat = game.to_act

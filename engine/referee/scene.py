@@ -208,6 +208,17 @@ def counts_arg(t: Table, counts: Mapping[SeatRef, HandLike] | None,
     return out
 
 
+def pile_arg(value: object, what: str, most: int) -> int | None:
+    """How many cards a pile holds: none to ``most`` (None: not given)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadCountError(f"{what}: give how many cards, not {value!r}")
+    if not 0 <= value <= most:
+        raise BadCountError(f"{what} holds 0 to {most} cards, not {value}")
+    return value
+
+
 def top_and_color(t: Table, top: Card | str | None, color: Color | str | None,
                    what: str = "the top card") -> tuple[Card | None, Color | None]:
     top_card = t.card(top, what) if top is not None else None
@@ -233,7 +244,11 @@ class Scene:
     wild; else the top card's); ``direction`` 1 or "clockwise", -1 or
     "counter-clockwise"; ``hands`` what the table knows of each hand, by seat (its name or
     number): its cards, or only how many (anyone left out holds a deal's worth of cards
-    nobody knows); ``options`` the table's :class:`TableOptions` (house rules).
+    nobody knows); ``options`` the table's :class:`TableOptions` (house rules);
+    ``draw_pile`` how many cards are left on the draw pile (by default more than any
+    dispute draws: the rest of the deck is then under the top card of the discard pile,
+    and is shuffled into a new draw pile when it runs out, R2); ``rule_cards`` how many of
+    the written rule cards a Wild Jackpot unit still holds (the rest are used, R17).
 
     Every card is checked against this variant's deck with these options, every seat
     against the table, every count; what is wrong is refused with a :class:`RefereeError`
@@ -256,7 +271,7 @@ class Scene:
     engine.referee.verdict.ImpossibleSituationError: the top card is a Wild: give the color in play (R3)
     """
 
-    __slots__ = ("color", "direction", "hands", "table", "top")
+    __slots__ = ("color", "direction", "draw_pile", "hands", "rule_cards", "table", "top")
 
     table: Table
     #: What is known of each hand, by seat number: the cards known and the hand's size.
@@ -264,16 +279,26 @@ class Scene:
     direction: int
     top: Card | None
     color: Color | None
+    #: Cards left on the draw pile, and rule cards left in the unit, where the table said.
+    draw_pile: int | None
+    rule_cards: int | None
 
     def __init__(self, variant: VariantLike, seats: Sequence[str] | int = (), *,
                  top: Card | str | None = None, color: Color | str | None = None,
                  direction: int | str = 1, hands: Mapping[SeatRef, HandLike] | None = None,
                  options: TableOptions | None = None, top_is: str = "the top card",
-                 hands_are: str = "hands") -> None:
+                 hands_are: str = "hands", draw_pile: int | None = None,
+                 rule_cards: int | None = None) -> None:
         self.table = make_table(variant, seats, options, seated=False)
         self.hands = MappingProxyType(counts_arg(self.table, hands, hands_are))
         self.direction = direction_arg(direction)
         self.top, self.color = top_and_color(self.table, top, color, top_is)
+        self.draw_pile = pile_arg(draw_pile, "the draw pile", sum(n for _, n in self.table.deck))
+        if rule_cards is not None and not self.table.variant.rule_cards:
+            raise ImpossibleSituationError(
+                f"{self.table.variant.name} has no rule-card unit: rule cards are Wild "
+                "Jackpot's (R17)")
+        self.rule_cards = pile_arg(rule_cards, "the rule-card unit", self.table.variant.rule_cards)
 
     def __repr__(self) -> str:
         return (f"Scene({self.table.variant.name!r}, {list(self.seats)!r}, top={self.top!r}, "

@@ -118,8 +118,16 @@ def join_clauses(t: Table, events: Sequence[Event]) -> list[str]:
             said = f"{who} jumps in with {card_name(e.cards[0])}"
         elif k is EventKind.LEVER:
             said = f"the lever says: {e.note}"
+        elif k is EventKind.CHOOSE and whom:
+            said = f"{who} chooses {whom}"
         elif k is EventKind.RULE_CARD:
             said = f"{who} performs a rule card"
+        elif k is EventKind.NO_RULE_CARD:
+            said = "no rule card is left to perform"
+        elif k is EventKind.RULES_RESHUFFLE:
+            said = "the used rule cards are shuffled back into the empty unit"
+        elif k is EventKind.RESHUFFLE:
+            said = "the discard pile but its top card is shuffled into a new draw pile"
         elif k is EventKind.DISCARD:
             said = f"{who} discards {card_name(e.cards[0])}"
         elif k is EventKind.DROID_FAIL:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -112,6 +113,10 @@ INLINE = frozenset({"a", "abbr", "b", "bdi", "code", "em", "i", "label", "output
 UNSEEN = frozenset({"script", "style", "template"})
 #: What is parsed of a page fetched only for its hidden fields (a picker is 30-50 KB of HTML).
 HIDDEN_INPUTS = SoupStrainer("input", attrs={"type": "hidden"})
+
+
+#: An inline stylesheet or script element, with what it holds.
+INLINE_ASSETS = re.compile(r"<(style|script)\b[^>]*>.*?</\1>", re.DOTALL)
 
 
 @lru_cache(maxsize=16)
@@ -275,6 +280,12 @@ class TableActions:
     def html(response: TestResponse) -> str:
         """The page's HTML source."""
         return response.get_data(as_text=True)
+
+    @staticmethod
+    def markup(response: TestResponse) -> str:
+        """The page's own HTML: its source without the stylesheet and app.js a first page
+        carries inline (companion/assets.py), whose words are not the page's."""
+        return INLINE_ASSETS.sub("", response.get_data(as_text=True))
 
     @staticmethod
     def page(response: TestResponse | str) -> BeautifulSoup:

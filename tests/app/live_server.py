@@ -233,7 +233,8 @@ class Reply:
 
     def words(self) -> str:
         """The page's text, tags dropped (for messages in assertions)."""
-        return " ".join(html.unescape(re.sub(r"<[^>]*>", " ", self.text)).split())[:600]
+        own = re.sub(r"<(style|script)\b[^>]*>.*?</\1>", " ", self.text, flags=re.DOTALL)
+        return " ".join(html.unescape(re.sub(r"<[^>]*>", " ", own)).split())[:600]
 
 
 Fields = Mapping[str, str] | Sequence[tuple[str, str]]

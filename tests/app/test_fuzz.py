@@ -30,6 +30,9 @@ from werkzeug.datastructures import MultiDict
 import engine
 from companion import create_app
 
+# A long file: handed to a worker first (tests/engine/conftest.py).
+pytestmark = pytest.mark.starts_first
+
 Pairs = list[tuple[str, str]]
 
 VARIANTS = [v.name for v in engine.VARIANTS]

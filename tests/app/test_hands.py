@@ -36,7 +36,7 @@ def test_picker_offers_the_variant_deck_for_each_opponent(table, client, game_id
         assert page.select(f'input[name="cards-{seat}"]') and page.select(f'[name="pts-{seat}"]')
         assert page.select(f'.grid-slot[data-field="cards-{seat}"]')
     assert not page.select('[name="cards-1"]')  # nothing asked of the one who went out
-    assert "jackpot" not in table.html(response)  # nowhere on the page, attributes included
+    assert "jackpot" not in table.markup(response)  # nowhere on the page, attributes included
 
 
 def test_picker_lets_someone_else_go_out_keeping_the_cards(table, client, game_id):

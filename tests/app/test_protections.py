@@ -3,9 +3,12 @@ security headers and no version banner, and refuses request bodies larger than a
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import http.client
 import re
 import threading
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -15,12 +18,16 @@ from werkzeug.serving import make_server
 import engine
 from companion import MAX_BODY, cli, create_app
 
+STATIC = Path(__file__).resolve().parents[2] / "static"
 #: What a response must carry, and the directives the policy must hold.
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
            "X-Frame-Options": "DENY"}
-POLICY = {"default-src 'self'", "script-src 'self'", "style-src 'self'",
-          "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'",
-          "object-src 'none'"}
+POLICY = {"default-src 'self'", "frame-ancestors 'none'", "form-action 'self'",
+          "base-uri 'none'", "object-src 'none'"}
+#: Scripts and styles: the app's files, and one inline element of each named by its hash
+#: (app.js and the stylesheet, on a phone's first page).
+INLINE = {kind: re.compile(kind + r"-src 'self' 'sha256-([A-Za-z0-9+/]{43}=)'")
+          for kind in ("script", "style")}
 
 
 @pytest.fixture(autouse=True)
@@ -133,6 +140,9 @@ def assert_protected(response, name):
         assert response.headers.get(header) == value, (name, header)
     policy = {d.strip() for d in response.headers["Content-Security-Policy"].split(";")}
     assert POLICY <= policy, name
+    for kind, allowed in INLINE.items():
+        directives = [d for d in policy if d.startswith(f"{kind}-src")]
+        assert len(directives) == 1 and allowed.fullmatch(directives[0]), name
     assert not any("unsafe" in d for d in policy), name
 
 
@@ -154,16 +164,47 @@ def test_every_response_carries_the_security_headers(table, client):
         response.close()
 
 
-def test_pages_hold_no_inline_script_or_style(table, client):
-    # The policy refuses them: a page that had any would break in the browser.
+def sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def test_pages_hold_no_inline_script_or_style_but_their_own_files(table, client):
+    # The policy refuses them: a page that had any would break in the browser. The only
+    # ones are app.js and the stylesheet, inline on a phone's first page (no second round
+    # trip), and the policy names exactly them by their hashes.
     game_id = table.create_game(["Ann", "Bob", "Cy"])
     table.record(game_id, 0, {1: "red-7 wild", 2: 9})
-    for path in ("/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/hands",
-                 f"/games/{game_id}/hands/new?out=1", f"/games/{game_id}/delete", "/nowhere"):
+    stylesheet = re.sub(r"/\*.*?\*/", "", (STATIC / "app.css").read_text(), flags=re.DOTALL)
+    script = (STATIC / "app.js").read_text()
+    paths = ("/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/hands",
+             f"/games/{game_id}/hands/new?out=1", f"/games/{game_id}/delete", "/nowhere")
+    for path in paths:
+        response = client.get(path)
+        source = table.html(response)
+        assert re.findall(r"(?s)<style>(.*?)</style>", source) == [stylesheet], path
+        assert re.findall(r"(?s)<script(?![^>]*\ssrc=)[^>]*>(.*?)</script>", source) == [script]
+        assert source.count("<style") == 1 and source.count("<script") == 1, path
+        assert not re.search(r"\sstyle=", source), path
+        assert not re.search(r"\son[a-z]+=|javascript:|hx-on|js:", source), path
+        policy = response.headers["Content-Security-Policy"]
+        for kind, text in (("style", stylesheet), ("script", script)):
+            allowed = INLINE[kind].search(policy)
+            assert allowed and allowed[1] == sha256(text), (path, kind)
+    # A phone that holds both files (its cookie says so) is sent links to them instead.
+    kept = client.get("/")
+    value = re.search(r'data-kept="([0-9a-f]+)"', table.html(kept))
+    assert value
+    client.set_cookie("kept", value[1])
+    for path in paths:
         source = table.html(client.get(path))
         assert "<style" not in source and not re.search(r"\sstyle=", source), path
         assert re.findall(r"<script(?![^>]*\ssrc=)", source) == [], path
-        assert not re.search(r"\son[a-z]+=|javascript:|hx-on|js:", source), path
+        assert re.search(r'<link rel="stylesheet" href="/static/app\.[0-9a-f]{10}\.css">', source)
+    # A part htmx swaps in (a poll's changed page among them) is set up by the page's own.
+    client.delete_cookie("kept")
+    part = client.get(f"/games/{game_id}", headers={"HX-Request": "true"})
+    assert part.status_code == 200
+    assert "<style" not in table.html(part) and "<script" not in table.html(part)
 
 
 def test_serve_sends_no_server_banner(serve):

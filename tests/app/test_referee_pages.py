@@ -347,7 +347,7 @@ def test_json_lists_the_checks_and_describes_each(table):
     assert data["csrf_token"]
     described = table.client.get("/referee/challenge?seats=Ann,Bea", headers=JSON).get_json()
     assert [f["name"] for f in described["fields"]] == [
-        "by", "color", "hand", "top", "direction", "named"]
+        "by", "color", "hand", "top", "direction", "named", "draw_pile"]
     assert described["fields"][2]["sends"] == ["hand", "hand_count"]
 
 

@@ -46,6 +46,7 @@ def start_game(page: Page, variant: str, names: list[str], target: str | None = 
     # The new-game page, loaded: htmx must be listening before the variant changes (a
     # click does not wait for the page it leads to, so the home page's own load will not do).
     page.wait_for_url("**/games/new")
+    wait_for_htmx(page)
     if page.get_by_label("Variant").input_value() != variant:
         # The form refreshes itself for the variant (htmx): wait for the swap to be done
         # before typing, or the new form would replace what was typed meanwhile.
@@ -62,7 +63,7 @@ def start_game(page: Page, variant: str, names: list[str], target: str | None = 
         page.locator("input[name=target]").fill(target)
     page.get_by_role("button", name="Start game").click()
     expect(page.locator("#standings")).to_be_visible()
-    page.wait_for_load_state()  # the whole scoreboard, for whatever the test reads next
+    wait_for_htmx(page)  # the whole scoreboard, for whatever the test does next
 
 
 def share_link(page: Page, game: str, role: str = "viewer") -> str:
@@ -83,17 +84,34 @@ def same_browser(source: Page, other: Page) -> None:
     other.context.add_cookies(source.context.cookies())
 
 
+#: Whether htmx is in, on a page that brings it: static/app.js adds it after the load
+#: event (templates/base.html, data-htmx), and htmx sets itself up as it runs. Once the
+#: page has loaded, a page whose app.js has not run (no "js" class) brings none.
+HTMX_IN = """() => !document.querySelector('script[data-htmx]') || 'htmx' in window
+  || !document.documentElement.classList.contains('js')"""
+
+
+def wait_for_htmx(page: Page) -> None:
+    """Wait for the page to load (the rest of it parsed, its scripts run: the card grids
+    drawn) and then for htmx, where the page uses it, to be listening: until then a tap is a
+    plain link or form, as without JavaScript."""
+    page.wait_for_load_state()
+    page.wait_for_function(HTMX_IN)
+
+
 def wait_for_page(page: Page, proof: Locator) -> None:
     """Wait for the page a click or a key press led to, before reading it: a click does not
     wait for the navigation it starts. ``proof`` is something that page shows and the one
-    before it did not; then the page is waited for to load (the rest of it parsed, its
-    stylesheet applied, its scripts run: the card grids drawn, htmx listening)."""
+    before it did not; then the page is waited for to load and htmx to listen."""
     expect(proof).to_be_visible()
-    page.wait_for_load_state()
+    wait_for_htmx(page)
 
 
 def tap_cards(page: Page, seat: int, cards: dict[str, int]) -> None:
-    """Tap each card on the picker as many times as the opponent holds it."""
+    """Tap each card on the picker as many times as the opponent holds it, once the picker's
+    page is in and htmx listens (each tap posts for the running points)."""
+    expect(page.locator(f"#seat-{seat} .cell").first).to_be_attached()
+    wait_for_htmx(page)
     for text, n in cards.items():
         cell = page.locator(f"#seat-{seat} .cell[data-card='{text}']")
         for _ in range(n):

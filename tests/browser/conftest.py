@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from werkzeug.serving import make_server
 
@@ -81,11 +82,19 @@ def app_config() -> dict[str, Any]:
     return {}
 
 
+@pytest.fixture(scope="session")
+def compiled_templates(tmp_path_factory: pytest.TempPathFactory) -> jinja2.BytecodeCache:
+    """The templates compiled once per worker, not again for every test's new app."""
+    return jinja2.FileSystemBytecodeCache(str(tmp_path_factory.mktemp("templates")))
+
+
 @pytest.fixture()
-def live_app(tmp_path: Path, app_config: dict[str, Any]):
+def live_app(tmp_path: Path, app_config: dict[str, Any],
+             compiled_templates: jinja2.BytecodeCache):
     """The app on a fresh database, served on a free port of 127.0.0.1."""
     app = create_app({"DATABASE": str(tmp_path / "browser.sqlite3"), "SECRET_KEY": "browser-tests",
                       **app_config})
+    app.jinja_env.bytecode_cache = compiled_templates
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -10,6 +10,8 @@ import pytest
 from browser_steps import start_game, tap_cards, violations, wait_for_page
 from playwright.sync_api import Page, expect
 
+from companion.assets import KEPT_COOKIE
+
 
 def every_page(page: Page) -> list[tuple[str, list[str]]]:
     """Walk the app as a table does, and check each page on the way."""
@@ -78,13 +80,17 @@ def test_no_page_has_an_accessibility_violation(browser, base_url, scheme: str) 
     assert len(found) == 14
 
 
-def test_no_page_has_an_accessibility_violation_without_the_apps_scripts(browser,
-                                                                         base_url) -> None:
+def test_no_page_has_an_accessibility_violation_without_the_apps_scripts(browser, base_url,
+                                                                         live_app) -> None:
     # A phone without JavaScript gets other markup (typed card lists, every seat shown).
     # axe itself needs JavaScript, so the page runs with it but without the app's own
     # scripts (htmx and app.js are refused), which is what such a phone renders.
     context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url)
     context.route("**/*.js", lambda route: route.abort())
+    # A phone that says it holds app.js is sent a link to it (a first page carries it
+    # inline), which is refused here.
+    context.add_cookies([{"name": KEPT_COOKIE, "value": live_app.extensions["uno_assets"].kept,
+                          "url": base_url}])
     page = context.new_page()
     found = every_page(page)
     context.close()

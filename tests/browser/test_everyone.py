@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_steps import start_game, tap_cards, totals, wait_for_page
+from browser_steps import start_game, tap_cards, totals, wait_for_htmx, wait_for_page
 from playwright.sync_api import Page, expect
 
 import engine
@@ -194,7 +194,7 @@ def test_chips_carry_a_letter_besides_their_color(page: Page) -> None:
 def test_the_new_game_form_fits_each_variant(page: Page, variant: str) -> None:
     chosen = engine.find_variant(variant)
     page.goto("/games/new")
-    page.wait_for_load_state()
+    wait_for_htmx(page)
     if variant != "classic":
         with page.expect_response(lambda r: "/games/new" in r.url):
             page.get_by_label("Variant").select_option(variant)

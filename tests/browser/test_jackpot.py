@@ -23,8 +23,12 @@ from browser_steps import (
     same_browser,
     start_game,
     violations,
+    wait_for_htmx,
 )
 from playwright.sync_api import Page, expect
+
+# A long file: handed to a worker first (tests/engine/conftest.py).
+pytestmark = pytest.mark.starts_first
 
 #: With this seed, a game's first pull stops on "left" and its second on "right"; after
 #: the rule cards below are written (their shuffles draw first) it stops on "everyone".
@@ -203,7 +207,7 @@ def test_the_lever_page_swaps_each_result_in_place(page: Page) -> None:
     page.goto(game)
     page.locator("#jackpot").get_by_role("link", name="First card, and more").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("The Wild Jackpot lever")
-    page.wait_for_load_state()  # htmx listens: the pulls below are swapped in, not loaded
+    wait_for_htmx(page)  # htmx listens: the pulls below are swapped in, not loaded
     expect(page.locator("#spin-result")).to_have_attribute("aria-live", "polite")
     page.evaluate("window.samePage = true")  # gone if the page were loaded again
     key = page.locator("#lever-submission")

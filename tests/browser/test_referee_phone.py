@@ -9,6 +9,8 @@ import re
 from browser_steps import Taps, seat, start_game, violations
 from playwright.sync_api import Page, expect
 
+from companion.assets import KEPT_COOKIE
+
 #: The goal: at most this many taps from the scoreboard to the answer of a challenge.
 TAP_GOAL = 10
 
@@ -132,10 +134,15 @@ def test_the_referee_pages_have_no_accessibility_violation(browser, base_url) ->
         assert [(name, v) for name, v in found if v] == [], scheme
 
 
-def test_the_referee_pages_without_the_apps_scripts_have_no_violation(browser, base_url) -> None:
+def test_the_referee_pages_without_the_apps_scripts_have_no_violation(browser, base_url,
+                                                                      live_app) -> None:
     # As a phone without JavaScript renders them: typed card lists, full-page answers.
     context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url)
     context.route("**/*.js", lambda route: route.abort())
+    # A phone that says it holds app.js is sent a link to it (a first page carries it
+    # inline), which is refused here.
+    context.add_cookies([{"name": KEPT_COOKIE, "value": live_app.extensions["uno_assets"].kept,
+                          "url": base_url}])
     page = context.new_page()
     page.goto("/referee/challenge?variant=classic&seats=Ann,Bea,Cy")
     found = [("challenge", violations(page))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from browser_steps import start_game, tap_cards, violations, wait_for_page
+from browser_steps import start_game, tap_cards, violations, wait_for_htmx, wait_for_page
 from playwright.sync_api import Page, Route, expect
 
 PREVIEW = re.compile(r".*/hands/preview$")
@@ -53,7 +53,7 @@ def test_a_phone_off_the_network_is_told_so(page: Page) -> None:
 
 def test_a_refusal_shown_in_place_is_no_trouble(page: Page) -> None:
     page.goto("/referee/challenge?variant=classic&seats=Ann,+Bob,+Cy")
-    page.wait_for_load_state()  # htmx listens: the refusal comes back in place
+    wait_for_htmx(page)  # htmx listens: the refusal comes back in place
     page.get_by_role("button", name="Decide").click()  # nobody named: refused, in place
     expect(page.locator("#refusal")).to_be_visible()
     expect(page.locator("#trouble")).to_be_hidden()

@@ -15,7 +15,14 @@ from contextlib import closing
 from typing import Any
 from urllib.parse import urlsplit
 
-from browser_steps import assert_fits_phone, join, start_game, violations, wait_for_page
+from browser_steps import (
+    assert_fits_phone,
+    join,
+    start_game,
+    violations,
+    wait_for_htmx,
+    wait_for_page,
+)
 from flask import Flask
 from playwright.sync_api import Page, expect
 
@@ -90,6 +97,6 @@ def test_pull_back_and_pull_for_the_next_player_records_every_pull(
                 page.evaluate("window.beforeBack = true")
                 page.go_back()
                 page.wait_for_function("() => !window.beforeBack")
-                page.wait_for_load_state()
+                wait_for_htmx(page)
     assert _query(live_app, "select count(*) from spins") == [(10,)]
     assert [p for (p,) in _query(live_app, "select puller from spins order by id")] == [0, 1] * 5

@@ -28,6 +28,10 @@ from xml.etree import ElementTree
 import pytest
 from test_simulate import load_bench
 
+#: The longest file of the suite: handed to a worker first, it runs beside all the others
+#: (tests/engine/conftest.py) instead of alone at the end.
+pytestmark = pytest.mark.starts_first(rank=0)  # the longest: first of all
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Set in the inner run, so that it does not build again.
 INNER = "UNO_COMPILED_ENGINE_TEST"

@@ -11,6 +11,11 @@ expensive ones (every offered action applied, hundreds of wrong actions tried,
 save and restore mid-hand) on fewer hands, with table options drawn too.
 Both are deterministic (fixed seeds, ``derandomize=True``), so CI is stable.
 
+The compiled engine's run of these same tests (test_compiled.py), which comes after
+this one has played every hand on the plain engine, plays a quarter of the eager hands
+and hypothesis examples: every property is still checked against every compiled module,
+in about a third of the time.
+
 "Every hand ends" is checked with the eager random player (it plays a card
 whenever it can; see engine.simulate). The uniform player, who declines a
 playable card for a draw as often as not, walks hand sizes up and down at random:
@@ -21,6 +26,7 @@ its hands are checked over a budget of actions instead.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -29,6 +35,7 @@ from itertools import chain
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_compiled import INNER
 
 from engine import VARIANTS, Card, Game, Phase, TableOptions, find_variant
 from engine import state as engine_state
@@ -46,6 +53,13 @@ from engine.simulate import (
     random_steps,
     uniform_choice,
 )
+
+#: A file of about a minute: handed to a worker first (tests/engine/conftest.py).
+pytestmark = pytest.mark.starts_first
+
+#: 4 inside the compiled engine's run (see the module doc), else 1: the eager hands and
+#: the hypothesis examples below are divided by it.
+SHARE = 4 if os.environ.get(INNER) else 1
 
 #: Every variant at a sample of the table sizes it seats: the smallest, 3, 4, 6 and the largest.
 TABLES: list[tuple[str, int]] = [
@@ -66,7 +80,7 @@ HOUSE_RULES: list[TableOptions] = [
 ]
 
 #: Eager hands per variant in the bulk loop, each played to its end.
-HANDS_PER_VARIANT = 2000
+HANDS_PER_VARIANT = 2000 // SHARE
 #: Uniform hands per variant in the bulk loop (every corner: drawing instead of
 #: playing, forgetting UNO, catches), each checked over its first UNIFORM_BUDGET actions.
 UNIFORM_HANDS = 20
@@ -259,7 +273,7 @@ def test_many_uniform_hands_conserve_cards(name: str) -> None:
 
 # Tuned to keep this file within about 30 s on two cores; derandomized, so CI sees the
 # same examples every run (a failure prints the table, seed and policy to replay it).
-SLOW = settings(max_examples=50, derandomize=True, deadline=None, database=None,
+SLOW = settings(max_examples=50 // SHARE, derandomize=True, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -316,7 +330,7 @@ def test_offered_actions_accepted_others_refused(table: tuple[str, int, TableOpt
     check_replay(game)
 
 
-@settings(SLOW, max_examples=100)
+@settings(SLOW, max_examples=100 // SHARE)
 @given(table=tables_with_options(), seed=st.integers(0, 2**32 - 1),
        stop=st.integers(0, 150), policy=st.sampled_from(sorted(POLICIES)))
 def test_save_restore_mid_hand_plays_on_identically(table: tuple[str, int, TableOptions],
@@ -339,7 +353,7 @@ def test_save_restore_mid_hand_plays_on_identically(table: tuple[str, int, Table
         assert game.is_over
 
 
-@settings(SLOW, max_examples=60)
+@settings(SLOW, max_examples=60 // SHARE)
 @given(table=tables_with_options(), seed=st.integers(0, 2**32 - 1),
        stop=st.integers(0, 150), policy=st.sampled_from(sorted(POLICIES)))
 def test_a_copy_plays_on_identically_and_apart(table: tuple[str, int, TableOptions],
