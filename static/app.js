@@ -164,6 +164,10 @@
   }
   function setUpSeats(root) {
     root.querySelectorAll(".seat-list").forEach((list) => {
+      // Once a list: set up again when htmx arrives (after the page loaded), it would
+      // hide a seat a quick thumb had already added.
+      if (list.dataset.ready) return;
+      list.dataset.ready = "1";
       const { seats, open, named } = seatsOf(list);
       const show = parseInt(list.dataset.show, 10) || seats.length;
       seats.forEach((seat, i) => { seat.hidden = !open.includes(seat) || (i >= show && !named(seat)); });

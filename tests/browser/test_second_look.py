@@ -221,6 +221,19 @@ def test_the_lever_is_in_the_first_screen_and_a_long_rule_card_is_whole(phone: P
     expect(page.locator("#saved")).to_be_visible()
 
 
+def test_a_player_added_before_htmx_arrives_stays(phone: Page) -> None:
+    # htmx comes after the page's load event; when it does, it sets the page up again
+    # (htmx:load), and that once hid a seat a quick thumb had just added.
+    page = phone
+    page.goto("/games/new")
+    fifth = page.get_by_label("Player 5", exact=True)
+    expect(fifth).to_be_hidden()
+    page.get_by_role("button", name="Add a player").click()
+    expect(fifth).to_be_visible()
+    page.evaluate("document.body.dispatchEvent(new CustomEvent('htmx:load', {bubbles: true}))")
+    expect(fifth).to_be_visible()
+
+
 def test_start_game_is_always_in_reach(phone: Page) -> None:
     page = phone
     page.goto("/games/new")
