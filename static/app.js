@@ -7,9 +7,21 @@
   // goes to the server as a plain link or form, as it does without JavaScript.
   const me = document.currentScript;
   const htmxSrc = me && me.dataset.htmx;
+  // A choice htmx sends on change (the new-game form's variant), made before htmx came,
+  // is sent once it has: else the form would show one variant's settings under another.
+  const missed = new Set();
+  function noteMissed(event) {
+    const trigger = event.target.getAttribute && event.target.getAttribute("hx-trigger");
+    if (!window.htmx && trigger && trigger.split(/[\s,]+/).includes("change")) missed.add(event.target);
+  }
+  document.addEventListener("change", noteMissed, true);
   function bringHtmx() {
     const script = document.createElement("script");
     script.src = htmxSrc;
+    script.onload = () => {
+      document.removeEventListener("change", noteMissed, true);
+      missed.forEach((el) => window.htmx.trigger(el, "change"));
+    };
     document.head.appendChild(script);
   }
   // A first page carries this script and the stylesheet inline (data-keep names their

@@ -234,6 +234,21 @@ def test_a_player_added_before_htmx_arrives_stays(phone: Page) -> None:
     expect(fifth).to_be_visible()
 
 
+def test_a_variant_chosen_before_htmx_arrives_is_shown_when_it_does(phone: Page) -> None:
+    # On a slow network htmx comes well after the page: a variant picked before it did is
+    # sent as soon as it has, so the form never shows one variant's settings under another.
+    page = phone
+    held: list = []
+    page.route("**/htmx*.js", lambda route: held.append(route))  # held back: the choice first
+    page.goto("/games/new")
+    while not held:
+        page.wait_for_timeout(20)
+    page.get_by_label("Variant").select_option("pizza-pizza")
+    held[0].continue_()
+    expect(page.locator("input[name=target]")).to_have_value("250")
+    expect(page.get_by_text("2 to 5 players")).to_be_visible()
+
+
 def test_start_game_is_always_in_reach(phone: Page) -> None:
     page = phone
     page.goto("/games/new")
