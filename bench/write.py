@@ -17,7 +17,10 @@ It prints the median milliseconds of each and the ratio long/short; the goal is 
 read": the game has no checkpoint of its standings yet, so that one scores every hand and
 writes them, as after an upgrade.
 
-    python bench/write.py [--hands 10 30000] [--repeat 15]
+A game keeps at most store.MAX_GAME_HANDS hands (1,000), so the long game is built just
+short of it, with room for the hands the bench saves.
+
+    python bench/write.py [--hands 10 980] [--repeat 15]
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 from companion import create_app, store
 
 GOAL = 2.0
+#: What changing the oldest hand that can be changed may cost (the request budget).
+EDIT_BUDGET_MS = 50.0
 
 _spec = importlib.util.spec_from_file_location("bench_app", HERE / "app.py")
 assert _spec and _spec.loader
@@ -130,17 +135,24 @@ def measure(sizes: list[int], repeat: int) -> list[dict[str, float]]:
 def main() -> None:
     """Measure both sizes and print the table and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, nargs=2, default=[10, 30_000])
+    parser.add_argument("--hands", type=int, nargs=2, default=[10, 980])
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
+    if max(args.hands) + args.repeat > store.MAX_GAME_HANDS:
+        parser.error(f"a game keeps at most {store.MAX_GAME_HANDS} hands: leave room for "
+                     f"the {args.repeat} the bench saves")
     short, long = measure(args.hands, args.repeat)
     print(f"{'empty cache, ms':20} {args.hands[0]:>10} hands {args.hands[1]:>10} hands "
           f"{'ratio':>8}")
     for what in ("first read", *WHAT):
         ratio = long[what] / short[what]
         print(f"{what:20} {short[what]:16.2f} {long[what]:16.2f} {ratio:8.2f}")
-    worst = max(long[w] / short[w] for w in WHAT)
-    print(f"\nworst ratio: {worst:.2f} (goal: within {GOAL:.0f}x)")
+    # A change to a past hand rescores the hands after it: bounded by the window of hands
+    # that can be changed (store.CHANGEABLE_HANDS), not flat; its goal is the budget.
+    worst = max(long[w] / short[w] for w in WHAT if w != "edit")
+    print(f"\nworst ratio (save, scoreboard, undo): {worst:.2f} (goal: within {GOAL:.0f}x)")
+    print(f"a change {store.CHANGEABLE_HANDS} hands back: {long['edit']:.1f} ms "
+          f"(goal: within {EDIT_BUDGET_MS:.0f} ms, whatever the history)")
 
 
 if __name__ == "__main__":
