@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from referee_steps import HTMX, JSON
 
-JSON = {"Accept": "application/json"}
-HTMX = {"HX-Request": "true"}
 SEATS = "Ann, Bea, Cy"
 
 #: (what the table asks, check, form, the choice's kind, a fact the cases differ on).

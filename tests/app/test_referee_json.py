@@ -12,13 +12,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from referee_steps import JSON
 
 import engine
 from companion.referee_forms import CHECKS
 from engine.referee import Verdict
 from engine.referee.verdict import UNNAMED_SEATS
 
-JSON = {"Accept": "application/json"}
 S3 = "Ann, Bea, Cy"
 S4 = "Ann, Bea, Cy, Dan"
 

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from referee_steps import HTMX, JSON, ask, outcome, refusal
 
 import companion.referee
 import companion.store
@@ -27,30 +28,9 @@ S4 = "Ann, Bea, Cy, Dan"
 L2 = ["Ann", "Bea"]
 L3 = ["Ann", "Bea", "Cy"]
 L4 = ["Ann", "Bea", "Cy", "Dan"]
-JSON = {"Accept": "application/json"}
-HTMX = {"HX-Request": "true"}
 SEVEN_O = TableOptions(seven_o=True)
 JUMP_IN = TableOptions(jump_in=True)
 STACKING = TableOptions(stacking=True)
-
-
-def ask(table, slug: str, data: dict[str, Any], headers: dict[str, str] | None = None):
-    """Post a check's form as the page sends it (with the session's CSRF token)."""
-    return table.post(f"/referee/{slug}", data, headers=headers or {})
-
-
-def outcome(table, response) -> str:
-    """The answer's one-line outcome, as the page shows it."""
-    found = table.page(response).select_one("#outcome")
-    assert found is not None, table.text(response)[:2000]
-    return table.text(found)
-
-
-def refusal(table, response) -> str:
-    """What the page says when the referee cannot judge."""
-    found = table.page(response).select_one("#refusal")
-    assert found is not None, table.text(response)[:2000]
-    return table.text(found)
 
 
 # -- every check, in every variant where its answer differs -----------------------------------

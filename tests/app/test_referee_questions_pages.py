@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 import pytest
+from referee_steps import JSON, ask, outcome
 
 from engine import TableOptions
 from engine.referee import Scene, can_play, first_card, uno_catch, whos_next
@@ -23,24 +24,6 @@ S2 = "Ann, Bea"
 S3 = "Ann, Bea, Cy"
 L2 = ["Ann", "Bea"]
 L3 = ["Ann", "Bea", "Cy"]
-JSON = {"Accept": "application/json"}
-
-
-def ask(table, slug: str, data: dict[str, Any], headers: dict[str, str] | None = None):
-    """Post a check's form as its page sends it (with the session's CSRF token)."""
-    return table.post(f"/referee/{slug}", data, headers=headers or {})
-
-
-def outcome(table, response) -> str:
-    found = table.page(response).select_one("#outcome")
-    assert found is not None, table.text(response)[:2000]
-    return table.text(found)
-
-
-def refusal(table, response) -> str:
-    found = table.page(response).select_one("#refusal")
-    assert found is not None, table.text(response)[:2000]
-    return table.text(found)
 
 
 # (variant, check, the form's fields, the same question put to engine.referee directly)

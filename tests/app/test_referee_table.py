@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from referee_steps import outcome, refusal
 from werkzeug.datastructures import MultiDict
 
 import companion.forms
@@ -39,18 +40,6 @@ def get(table, slug: str, query: list[tuple[str, str]] | dict[str, str],
 
 def asked(query: dict[str, str]) -> dict[str, str]:
     return {**query, "ask": "1"}
-
-
-def outcome(table, response) -> str:
-    found = table.page(response).select_one("#outcome")
-    assert found is not None, table.text(response)[:2000]
-    return table.text(found)
-
-
-def refusal(table, response) -> str:
-    found = table.page(response).select_one("#refusal")
-    assert found is not None, table.text(response)[:2000]
-    return table.text(found)
 
 
 def verdict_json(verdict: Any) -> Any:
