@@ -45,7 +45,6 @@ __all__ = ["HTMX_VERSION", "LOCAL_HOSTS", "MAX_BODY", "create_app", "default_dat
            "default_database"]
 
 
-
 def security_headers(inline: dict[str, str]) -> dict[str, str]:
     """What every response carries. The pages use no inline script or style but app.js and
     the stylesheet on a phone's first page, each allowed by its hash (``inline``,

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from importlib.resources import files
 
 from playwright.sync_api import Locator, Page, expect
+
+#: The phone every browser test is: CSS pixels, as the pages are laid out.
+PHONE = {"width": 360, "height": 640}
 
 #: axe-core, from the ``axe-playwright-python`` package (the test extra), which ships its
 #: minified source; it is evaluated in the page through Playwright, which the pages'
@@ -171,3 +175,24 @@ def assert_fits_phone(page: Page) -> None:
         .filter(([, r]) => r.height < {MIN_TARGET} - 0.5 || r.width < {MIN_TARGET} - 0.5)
         .map(([name, r]) => name + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
     assert not small, f"touch targets under {MIN_TARGET}px on {page.url}: {small}"
+
+
+def phone_context(browser, **extra):
+    # CSS pixels are what the pages are laid out and measured in; a second device pixel
+    # per CSS pixel only made every frame four times the work to draw.
+    return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                               device_scale_factor=1, **extra)
+
+
+def phone_page(browser, base_url: str, name: str, **extra) -> Iterator:
+    """A phone-sized page (360x640, touch) in a browser context of its own (its own
+    cookies: its own phone; ``extra``: more of the context, a colour scheme, a time
+    zone), closed after the test, which fails on a JavaScript error."""
+    context = phone_context(browser, base_url=base_url, **extra)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on {name}: {errors}"

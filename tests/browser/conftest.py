@@ -20,11 +20,11 @@ from typing import Any
 
 import jinja2
 import pytest
+from browser_steps import phone_context, phone_page
 from werkzeug.serving import make_server
 
 from companion import create_app
 
-PHONE = {"width": 360, "height": 640}
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
@@ -112,48 +112,28 @@ def base_url(live_app) -> str:
     return str(live_app.config["BASE_URL"])
 
 
-def _phone_context(browser, **extra):
-    # CSS pixels are what the pages are laid out and measured in; a second device pixel
-    # per CSS pixel only made every frame four times the work to draw.
-    return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
-                               device_scale_factor=1, **extra)
-
-
-def _phone_page(browser, base_url: str, name: str) -> Iterator:
-    """A phone-sized page (360x640, touch) in a browser context of its own (its own
-    cookies: its own phone), closed after the test, which fails on a JavaScript error."""
-    context = _phone_context(browser, base_url=base_url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on {name}: {errors}"
-
-
 @pytest.fixture()
 def page(browser, base_url) -> Iterator:
     """A phone-sized page (360x640, touch) on the live app."""
-    yield from _phone_page(browser, base_url, "the page")
+    yield from phone_page(browser, base_url, "the page")
 
 
 @pytest.fixture()
 def other_phone(browser, base_url) -> Iterator:
     """A second phone at the table: a browser of its own (share links let it in)."""
-    yield from _phone_page(browser, base_url, "the other phone")
+    yield from phone_page(browser, base_url, "the other phone")
 
 
 @pytest.fixture()
 def third_phone(browser, base_url) -> Iterator:
     """A third phone at the table."""
-    yield from _phone_page(browser, base_url, "the third phone")
+    yield from phone_page(browser, base_url, "the third phone")
 
 
 @pytest.fixture()
 def page_without_js(browser, base_url) -> Iterator:
     """The same phone, with JavaScript turned off."""
-    context = _phone_context(browser, base_url=base_url, java_script_enabled=False)
+    context = phone_context(browser, base_url=base_url, java_script_enabled=False)
     context.set_default_timeout(10_000)
     page = context.new_page()
     yield page

@@ -17,6 +17,7 @@ from urllib.parse import urlparse
 import pytest
 from browser_steps import (
     MIN_TARGET,
+    phone_page,
     start_game,
     tap_cards,
     violations,
@@ -107,17 +108,8 @@ CARD_CONTRAST = """(selector) => {
 @pytest.fixture()
 def phone(browser, base_url, request) -> Iterator[Page]:
     """A 360x640 touch phone in the colour scheme the test is given, in a far time zone."""
-    context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=base_url,
-                                  color_scheme=getattr(request, "param", "light"),
-                                  timezone_id=ZONE,
-                                  has_touch=True, is_mobile=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from phone_page(browser, base_url, "the phone", timezone_id=ZONE,
+                          color_scheme=getattr(request, "param", "light"))
 
 
 def checked(page: Page, name: str) -> None:
