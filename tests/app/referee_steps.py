@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 JSON = {"Accept": "application/json"}
@@ -27,3 +29,17 @@ def _part(table: Any, response: Any, selector: str) -> str:
     found = table.page(response).select_one(selector)
     assert found is not None, table.text(response)[:2000]
     return str(table.text(found))
+
+
+def answers_as_the_referee_does(table: Any, variant: str, slug: str, data: dict[str, Any],
+                                call: Callable[[], Any]) -> None:
+    """A check's form, asked at a table of ``variant``, answers what ``call`` (the same
+    question put to engine.referee) does: the page its outcome, the JSON all of it."""
+    expected = call()
+    form = {"variant": variant, **data}
+    page = ask(table, slug, form)
+    assert page.status_code == 200, table.text(page)[:2000]
+    assert outcome(table, page) == expected.outcome
+    answer = ask(table, slug, form, JSON)
+    assert answer.status_code == 200
+    assert answer.get_json() == json.loads(json.dumps(expected.to_dict()))

@@ -8,13 +8,12 @@ page must show exactly the Verdict that the same engine.referee call gives.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
-from referee_steps import HTMX, JSON, ask, outcome, refusal
+from referee_steps import HTMX, JSON, answers_as_the_referee_does, ask, outcome, refusal
 
 import companion.referee
 import companion.store
@@ -164,15 +163,7 @@ def _id(case: tuple[str, str, dict[str, Any], Any]) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_every_check_answers_as_the_referee_does(table, case):
-    variant, slug, data, call = case
-    expected = call()
-    form = {"variant": variant, **data}
-    page = ask(table, slug, form)
-    assert page.status_code == 200, table.text(page)[:2000]
-    assert outcome(table, page) == expected.outcome
-    answer = ask(table, slug, form, JSON)
-    assert answer.status_code == 200
-    assert answer.get_json() == json.loads(json.dumps(expected.to_dict()))
+    answers_as_the_referee_does(table, *case)
 
 
 def test_the_answers_differ_where_the_variants_do(table):

@@ -9,11 +9,10 @@ about, and read within bounds.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from referee_steps import JSON, ask, outcome
+from referee_steps import JSON, answers_as_the_referee_does, ask, outcome
 
 from engine import TableOptions
 from engine.referee import Scene, can_play, first_card, uno_catch, whos_next
@@ -99,15 +98,7 @@ CASES: list[tuple[str, str, dict[str, Any], Any]] = [
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}")
 def test_every_question_answers_as_the_referee_does(table, case):
-    variant, slug, data, call = case
-    expected = call()
-    form = {"variant": variant, **data}
-    page = ask(table, slug, form)
-    assert page.status_code == 200, table.text(page)[:2000]
-    assert outcome(table, page) == expected.outcome
-    answer = ask(table, slug, form, JSON)
-    assert answer.status_code == 200
-    assert answer.get_json() == json.loads(json.dumps(expected.to_dict()))
+    answers_as_the_referee_does(table, *case)
 
 
 def test_the_answers_differ_where_the_question_does(table):
