@@ -14,6 +14,7 @@ from .actions import (
     NotYourTurnError,
     UnplayableCardError,
 )
+from .card_facts import DRAW_OF
 from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_text, parse_cards
 from .events import Event, EventKind, card_name
 from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
@@ -39,6 +40,7 @@ from .variants import VARIANTS, find_variant
 __all__ = [
     "ALL_CARDS",
     "COLORS",
+    "DRAW_OF",
     "PARTNER_TEAMS",
     "SCORING_REVISION",
     "VARIANTS",

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import (
     COLORS,
+    DRAW_OF,
     Action,
     ActionKind,
     Card,
@@ -390,15 +391,26 @@ def _last_player(events: Sequence[Event]) -> int | None:
 
 def _pending(branch: Branch, game: Game, events: Sequence[Event], *, since: int, lead: str,
              sizes: bool) -> Verdict:
-    """A draw waits for its victim: take it, challenge a draw wild, or pass it on."""
+    """A draw waits for its victim: take it, challenge a draw wild, or pass it on (each
+    pass followed to the end of the stack, within the question's budget)."""
     t = branch.table
     seat = game.to_act
     assert seat is not None
     victim = t.name(seat)
     n = game.pending_draw
-    cases: list[Case] = []
+    challenges = game.is_legal(CHALLENGE_ACTION)
+    # Taking the cards first, on a copy (the passes play on from this game). Where nobody
+    # may challenge, taking the cards is no "challenge" declined (R10, R31).
+    fork = game.copy()
+    branch.budget.pay(1, lambda: narrowed(branch))
+    taken = (fork, [*events, *fork.apply(ACCEPT_ACTION)])
+    cases = [Case(f"{victim} takes the {n} cards",
+                  resolve_branch(branch.then(ACCEPT_ACTION), since=since, lead=lead,
+                                 sizes=sizes, played=taken),
+                  choice_of("challenge", victim, yes=False) if challenges
+                  else choice_of("take", victim, amount=n))]
     choices = ["take the cards"]
-    if game.is_legal(CHALLENGE_ACTION):
+    if challenges:
         accused = _last_player(events)
         assert accused is not None
         try:
@@ -408,62 +420,67 @@ def _pending(branch: Branch, game: Game, events: Sequence[Event], *, since: int,
         cases.append(Case(f"{victim} challenges", challenged,
                           choice_of("challenge", victim, yes=True)))
         choices.append("challenge")
-    stacks = _stack_cases(branch, seat, since=since, sizes=sizes)
+    stacks = _stack_cases(branch, game, events, seat, since=since, sizes=sizes)
     if stacks:
         cases.extend(stacks)
         choices.append("pass the draw on")
-    # Taking the cards goes on with this game, so it is played last (and said first).
-    taken = (game, [*events, *game.apply(ACCEPT_ACTION)])
-    cases.insert(0, Case(f"{victim} takes the {n} cards",
-                         resolve_branch(branch.then(ACCEPT_ACTION), since=since, lead=lead, sizes=sizes,
-                                  played=taken),
-                         choice_of("challenge", victim, yes=False)))
+    if len(cases) == 1:
+        return cases[0].verdict
     return depends_clause(t, events[since:], f"what {victim} does: {or_list(choices)}", cases)
 
 
-def _stack_cases(branch: Branch, seat: int, *, since: int, sizes: bool) -> list[Case]:
-    # House rules (stacking, progressive UNO): try each draw card the deck still holds in
-    # the victim's hand; the engine says which may pass the draw on.
+def _stack_cases(branch: Branch, game: Game, events: Sequence[Event], seat: int, *,
+                 since: int, sizes: bool) -> list[Case]:
+    """House rules (stacking, progressive UNO): each draw card the victim may pass the draw
+    on with, the engine saying which may: a card the table knows they hold, else, in
+    place of one of their unknown cards, each draw card the deck still holds. What follows
+    is followed to the end of the stack (the next victim decides again), each pass with
+    an even share of the budget left, so that a long stack down one pass leaves the others
+    their turn."""
     t = branch.table
     if t.options.stack_rule is None:
         return []
-    seen: set[object] = set()
+    who = t.name(seat)
+    known, unknown = _held(branch, game, events, seat)
+    order = neutral_order(t, frozenset())
+    # Only a draw card passes a draw on (the engine's Pending says which, in play).
+    tries: list[tuple[Card, bool]] = []  # (card, held already)
+    for c in sorted(set(known), key=order.__getitem__):
+        if c in DRAW_OF and all(c.rank is not x.rank for x, _ in tries):
+            tries.append((c, True))
+    if unknown > 0:
+        for c in sorted(branch.remaining(), key=order.__getitem__):
+            if c in DRAW_OF and all(c.rank is not x.rank for x, _ in tries):
+                tries.append((c, False))
     cases: list[Case] = []
-    for c in sorted(branch.remaining(), key=neutral_order(t, frozenset()).__getitem__):
-        if c.is_number or c.rank in seen:
-            continue
-        try:  # in place of one of the victim's unknown cards (none: they cannot hold it)
-            tried = branch.with_hand(seat, [c])
-            g, _ = tried.run()
+    budget = branch.budget
+    for i, (c, held) in enumerate(tries):
+        share = budget.left // (len(tries) - i)
+        kept, budget.left = budget.left - share, share
+        try:
+            if held:
+                b, g, ev = branch, game.copy(), list(events)
+                budget.pay(1, lambda: narrowed(branch))
+            else:  # in place of one of the victim's unknown cards
+                b = branch.with_hand(seat, [c])
+                g, ev = b.run()
             plays = [a for a in g.legal_actions()
                      if a.kind is ActionKind.PLAY and a.card is c and not a.uno]
             if not plays:
                 continue
-            seen.add(c.rank)
-            v = _resolve_stack(tried.then(plays[0]), since=since, sizes=sizes)
-        except TooOpenError as exc:  # the rest are not tried: said as one case
-            cases.append(Case(f"{t.name(seat)} passes it on", cut_short(exc.narrow),
-                              choice_of("stack", t.name(seat), cards=[])))
-            break
+            v = resolve_branch(b.then(plays[0]), since=since, sizes=sizes,
+                               played=(g, [*ev, *g.apply(plays[0])]))
+        except TooOpenError as exc:
+            v = cut_short(exc.narrow)
         except RefereeError:
             continue
-        cases.append(Case(f"{t.name(seat)} passes it on with {article(bare(c))}", v,
-                          choice_of("stack", t.name(seat), cards=[c])))
+        finally:
+            budget.left += kept
+        if c.color is None:  # the color it names is its player's choice: none is claimed
+            v = colorless(v, c)
+        cases.append(Case(f"{who} passes it on with {article(bare(c))}", v,
+                          choice_of("stack", who, cards=[c])))
     return cases
-
-
-def _resolve_stack(branch: Branch, *, since: int, sizes: bool) -> Verdict:
-    # After a stacked draw card the next victim decides again: said, not explored further.
-    t = branch.table
-    game, events = branch.run()
-    shown = events[since:]
-    seat = game.to_act
-    if game.phase is Phase.PENDING and seat is not None:
-        end = (f"{t.name(seat)} must take {game.pending_draw} cards, challenge or pass them on"
-               if game.is_legal(CHALLENGE_ACTION) else
-               f"{t.name(seat)} must take {game.pending_draw} cards or pass them on")
-        return leaf(t, game, shown, end=end, sizes=sizes)
-    return leaf(t, game, shown, sizes=sizes)
 
 
 def _challenge_leaf(t: Table, game: Game, events: Sequence[Event], *, sizes: bool) -> Verdict:
@@ -531,12 +548,25 @@ def _bluff_test(branch: Branch, accused: int,
     play and the card under it: the same answer as playing out a game for each card the
     hand may hold, at a fraction of the cost.
     """
-    play = branch.prelude[0]
-    assert play.kind is ActionKind.PLAY and play.card is not None and branch.to_act == accused
-    rest = list(branch.hands[accused].known)
-    rest.remove(play.card)
-    top = branch.discard[-1]
-    color = branch.color if branch.color is not None else top.color  # as from_position has it
+    # The wild challenged is the last card played; a stacked one went on the draw card
+    # played before it, with the color that card left in play.
+    placed = [a for a in branch.prelude
+              if a.kind in (ActionKind.PLAY, ActionKind.JUMP) and a.card is not None]
+    assert placed and (len(placed) > 1 or branch.to_act == accused)
+    held = Counter(branch.hands[accused].known)
+    for a in placed:  # the cards the accused has played by then (all known: set up so)
+        assert a.card is not None
+        if held[a.card] > 0 and (a is not placed[0] or branch.to_act == accused):
+            held[a.card] -= 1
+    rest = list(held.elements())
+    if len(placed) > 1:
+        under = placed[-2].card
+        assert under is not None
+        top = under
+        color = under.color if under.color is not None else placed[-2].color
+    else:
+        top = branch.discard[-1]
+        color = branch.color if branch.color is not None else top.color  # as from_position has it
     bluff_card = rule_hooks(branch.table).bluff_card
     known_guilty = any(bluff_card(c, color, top) for c in rest)
     if known_guilty or branch.hands[accused].unknown <= 0:

@@ -432,7 +432,10 @@ def test_stacking_house_rule_gives_the_victim_the_choice():
     v = whos_next("classic", S3, "Ann", "red-draw2", options=TableOptions(stacking=True))
     assert whens(v) == ["Bea takes the 2 cards", "Bea passes it on with a Draw Two",
                         "Bea passes it on with a Wild Draw 4"]
-    assert v.cases[1].verdict.outcome == "Cy must take 4 cards or pass them on"
+    # The stack is followed on: Cy decides in turn (take, or pass it on again).
+    after = v.cases[1].verdict
+    assert after.depends_on == "what Cy does: take the cards or pass the draw on"
+    assert after.cases[0].verdict.outcome == "Cy draws 4 and misses a turn, then Ann plays"
 
 
 def test_progressive_uno_passes_on_only_the_same_card():

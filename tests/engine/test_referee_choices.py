@@ -33,7 +33,7 @@ S2 = ["Ann", "Bea"]
 S3 = ["Ann", "Bea", "Cy"]
 S4 = ["Ann", "Bea", "Cy", "Dan"]
 JUMP_IN = TableOptions(jump_in=True)
-KINDS = {"holds", "under", "lever", "discard", "color", "challenge", "stack", "catch",
+KINDS = {"holds", "under", "lever", "discard", "color", "challenge", "take", "stack", "catch",
          "jump_in", "target", "lay"}
 
 

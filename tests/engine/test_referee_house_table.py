@@ -1,0 +1,123 @@
+"""The referee at a house-rules table (issue 27): stacking offered from the hands the table
+knows and followed to the end of the stack, a draw wild passed on naming no color by
+itself, 7-0 with jump-in, the end of a hand tallied by wins, and taking a draw that
+nobody may challenge.
+
+Seats are named as at a table: Ann, Bea, Cy and Dan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine import TableOptions, find_variant
+from engine.referee import Case, Scene, Verdict, whos_next
+
+S3 = ["Ann", "Bea", "Cy"]
+STACKING = TableOptions(stacking=True)
+PROGRESSIVE = TableOptions(progressive_uno=True)
+
+
+def every_case(v: Verdict) -> Iterator[Case]:
+    for c in v.cases:
+        yield c
+        yield from every_case(c.verdict)
+
+
+def leaves(v: Verdict) -> Iterator[Verdict]:
+    if not v.cases:
+        yield v
+    for c in v.cases:
+        yield from leaves(c.verdict)
+
+
+def house(variant: str, **rules: bool) -> TableOptions:
+    return find_variant(variant).default_options().replace(**rules)
+
+
+# -- 1. stacking offered where the table says what the next player holds -------------------
+
+
+@pytest.mark.parametrize("options", [STACKING, PROGRESSIVE], ids=["stacking", "progressive"])
+def test_a_draw_card_the_next_player_is_shown_to_hold_passes_the_draw_on(options):
+    scene = Scene("classic", S3, top="red-5", hands={"Bea": "red-draw2 yellow-1"},
+                  options=options)
+    v = whos_next(scene, "Ann", "red-draw2")
+    assert v.depends_on == "what Bea does: take the cards or pass the draw on"
+    kinds = {c.choice["kind"]: c for c in v.cases}
+    assert kinds["stack"].choice["cards"] == ["red-draw2"]
+    assert kinds["take"].verdict.outcome == "Bea draws 2 and misses a turn, then Cy plays"
+    # Shown to hold no draw card: settled.
+    scene = Scene("classic", S3, top="red-5", hands={"Bea": "blue-3 yellow-1"},
+                  options=options)
+    v = whos_next(scene, "Ann", "red-draw2")
+    assert v.settled and v.outcome == "Bea draws 2 and misses a turn, then Cy plays"
+
+
+@pytest.mark.parametrize("variant, card, held", [
+    ("one", "red-draw2", "blue-draw2 red-3"),
+    ("pizza-pizza", "red-draw1", "wild-draw2 red-3"),
+    ("pizza-pizza", "red-draw1", "blue-draw1 red-3"),
+    ("star-wars", "red-draw2", "blue-draw2 red-3"),
+    ("wild-jackpot", "red-draw2", "blue-draw2 red-3"),
+])
+def test_every_variant_that_allows_a_stack_offers_it_from_a_known_hand(variant, card, held):
+    options = house(variant, stacking=True)
+    scene = Scene(variant, S3, top="red-5", color="red", hands={"Bea": held}, options=options)
+    v = whos_next(scene, "Ann", card, named="red")
+    stacks = [c for c in v.cases if c.choice["kind"] == "stack"]
+    assert stacks and stacks[0].choice["cards"] == [held.split()[0]]
+
+
+# -- 2. a stacked draw is followed to its end ------------------------------------------------
+
+
+def test_a_stacked_draw_is_followed_until_someone_takes_it():
+    v = whos_next(Scene("classic", S3, top="red-5", options=STACKING), "Ann", "red-draw2")
+    passed = next(c for c in v.cases if c.choice["kind"] == "stack").verdict
+    # Cy decides in turn: take the 4 cards (then Ann plays) or pass them on again.
+    assert passed.depends_on == "what Cy does: take the cards or pass the draw on"
+    taken = next(c for c in passed.cases if c.choice["kind"] == "take").verdict
+    assert (taken.outcome, taken.next_player) == ("Cy draws 4 and misses a turn, then Ann plays",
+                                                  "Ann")
+    # Every leaf is an answer: someone plays next, the hand is over, or the budget ran out
+    # (and the case says so); no leaf stops at a draw still waiting.
+    for leaf in leaves(v):
+        assert leaf.next_player or leaf.too_open or "the hand is over" in leaf.outcome, \
+            leaf.outcome
+
+
+# -- 3. a draw wild passed on names no color by itself ---------------------------------------
+
+
+def test_a_wild_draw_4_passed_on_claims_no_color():
+    scene = Scene("classic", S3, top="red-5", hands={"Bea": "wild-draw4 yellow-1"},
+                  options=STACKING)
+    v = whos_next(scene, "Ann", "red-draw2")
+    passed = next(c for c in v.cases if c.choice["kind"] == "stack")
+    assert passed.choice["cards"] == ["wild-draw4"]
+    assert all(x.verdict.color is None for x in every_case(passed.verdict))
+    assert passed.verdict.color is None
+    named = [s for s in passed.verdict.steps if s.kind.value == "play"]
+    assert named and all(s.color is None for s in named)
+
+
+# -- 8. taking a draw is no challenge where there is none ------------------------------------
+
+
+@pytest.mark.parametrize("variant, card", [("classic", "red-draw2"), ("one", "red-draw2"),
+                                           ("pizza-pizza", "red-draw1")])
+def test_taking_a_draw_nobody_may_challenge_is_a_take(variant, card):
+    v = whos_next(Scene(variant, S3, top="red-5", options=house(variant, stacking=True)),
+                  "Ann", card)
+    first = v.cases[0]
+    assert first.choice == {"kind": "take", "seat": "Bea", "amount": DRAW[card]}
+    # Where a challenge may be made, taking the cards is declining it.
+    v = whos_next(Scene("classic", S3, top="red-5", options=STACKING), "Ann", "wild-draw4",
+                  named="blue")
+    assert v.cases[0].choice == {"kind": "challenge", "seat": "Bea", "yes": False}
+
+
+DRAW = {"red-draw2": 2, "red-draw1": 1}
