@@ -162,6 +162,11 @@ def read_options(variant: type[engine.Game], values: Mapping[str, Any]
     ticked = set(_all(values, "house")[:MAX_REPEATS])
     changes: dict[str, bool | int] = {}
     problems: dict[str, str] = {}
+    for name in sorted(ticked):
+        # A house rule this variant does not play is no silent no-op: the engine says why.
+        why = engine.no_effect(variant, name)
+        if why is not None:
+            problems["house"] = sentence(why)
     for o in engine.table_options(variant):
         if o.house_rule:
             if o.name in ticked:

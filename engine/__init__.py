@@ -20,7 +20,7 @@ from .events import Event, EventKind, card_name
 from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
 from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
 from .names import clean_name, name_key
-from .options import TableOption, TableOptions, table_options
+from .options import TableOption, TableOptions, no_effect, table_options
 from .scoring import (
     PARTNER_TEAMS,
     SCORING_REVISION,
@@ -83,6 +83,7 @@ __all__ = [
     "find_variant",
     "name_key",
     "new_standings",
+    "no_effect",
     "parse_cards",
     "rule_card_shares",
     "score_game",

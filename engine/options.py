@@ -285,3 +285,26 @@ def _list_options(variant: VariantDefaults | None) -> tuple[TableOption, ...]:
         out.append(TableOption("forced_play", "Forced play of a drawn card", "bool", False,
                                _house("forced"), house_rule=True))
     return tuple(out)
+
+
+#: Why a house rule can do nothing in a variant that leaves it out of its
+#: :func:`table_options` (the only such rule today: R29).
+_NO_EFFECT = {"forced_play": "a card drawn is never played the turn it is drawn (R29)"}
+
+
+def no_effect(variant: VariantDefaults, name: str) -> str | None:
+    """Why the house rule ``name`` has no effect at a table of ``variant``; None where it
+    may have one (or where ``name`` is no house rule at all).
+
+    >>> from engine import find_variant
+    >>> no_effect(find_variant("one"), "forced_play")
+    'Forced play of a drawn card has no effect in one: a card drawn is never played the turn it is drawn (R29)'
+    >>> no_effect(find_variant("classic"), "forced_play") is None
+    True
+    """
+    if any(o.name == name for o in table_options(variant)):
+        return None
+    label = next((o.label for o in table_options() if o.name == name and o.house_rule), None)
+    if label is None:
+        return None
+    return f"{label} has no effect in {variant.name}: {_NO_EFFECT.get(name, 'it is not played there')}"

@@ -641,6 +641,10 @@ def _points(t: Table, branch: Branch, mode: ScoringMode, known_draws: int,
         return leaf(t, game, events, clauses=said,
                      end=f"{end}: {out} wins ({t.variant.title} has no points)",
                      scores={out: 1})
+    if not mode.uses_points:  # a tally of wins counts no cards (R37): nothing to count
+        return leaf(t, game, events, clauses=said,
+                    end=f"{end}: {out} wins the hand (a tally of wins counts no points)",
+                    scores={out: 1})
     # Cards whose points nobody gave: hands given as counts, and cards drawn beyond ``drawn``.
     unseen: dict[int, list[Card]] = {}
     seen = 0
@@ -681,13 +685,17 @@ def _points(t: Table, branch: Branch, mode: ScoringMode, known_draws: int,
     except ScoringError as exc:
         raise ImpossibleSituationError(str(exc)) from None
     scores = {t.name(s): pts for s, pts in hand_score.points.items()}
-    listed = ", ".join(f"{name} {pts}" for name, pts in points.items())
+    # The cards that score: a partner's cards aside (R15c).
+    scored = {t.name(s) for s in standings.scored_seats(result.went_out)}
+    listed = ", ".join(f"{name} {pts}" for name, pts in points.items()
+                       if mode.charges_holder or name in scored)
+    team = tuple(t.name(s) for s in standings.team_of(result.went_out))
     if mode.charges_holder:
         text = f"each player is charged their cards ({listed})"
-    elif mode.uses_points:
-        text = f"{out} scores {scores[out]} ({listed})"
+    elif len(team) > 1:
+        text = f"{and_list(list(team))} score {scores[out]} as a team ({listed})"
     else:
-        text = f"{out} wins the hand"
+        text = f"{out} scores {scores[out]} ({listed})"
     return leaf(t, game, events, clauses=said, end=f"{end}: {text}", points=points,
-                 scores=scores)
+                 scores=scores, team=team if len(team) > 1 else ())
 

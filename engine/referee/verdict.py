@@ -160,6 +160,9 @@ class Verdict:
     points: Mapping[str, int] | None = None
     uncounted: Mapping[str, int] = field(default_factory=dict)
     scores: Mapping[str, int] | None = None
+    #: :func:`end_of_hand` with partners (R15c): the team that scores, the seat that went
+    #: out first (``scores`` credits it; the team shares that total).
+    team: tuple[str, ...] = ()
     #: Cards each seat holds afterwards (swaps, 7-0, Wild Dip).
     hand_sizes: Mapping[str, int] = field(default_factory=dict)
     #: Let's Build a Droid: the cards laid, in order, and the color of the last one.
@@ -253,7 +256,7 @@ def answer_key(v: Verdict, *, color: bool = True) -> tuple[Any, ...]:
 
 #: The fields of a :class:`Verdict` that hold a seat, or a list of seats.
 _SEAT_FIELDS = frozenset({"next_player", "color_chooser", "until"})
-_SEAT_LISTS = frozenset({"skipped", "catchers"})
+_SEAT_LISTS = frozenset({"skipped", "catchers", "team"})
 
 #: The seats "Can I play this?" sets out when it is told no names (it asks about no table),
 #: as its sentences say them, and the number each one is in JSON: 0 is the player, 1 the

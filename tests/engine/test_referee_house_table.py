@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import TableOptions, find_variant
-from engine.referee import Case, Scene, Verdict, whos_next
+from engine.referee import Case, Scene, Verdict, end_of_hand, whos_next
 
 S3 = ["Ann", "Bea", "Cy"]
 STACKING = TableOptions(stacking=True)
@@ -121,3 +121,25 @@ def test_taking_a_draw_nobody_may_challenge_is_a_take(variant, card):
 
 
 DRAW = {"red-draw2": 2, "red-draw1": 1}
+
+
+# -- 5. a tally of wins needs no hands ------------------------------------------------------
+
+
+def test_a_win_tally_ends_the_hand_without_the_hands():
+    v = end_of_hand(Scene("star-wars", S3), "Ann", "red-3", mode="win-tally")
+    assert v.settled and not v.uncounted and v.points is None
+    assert v.scores == {"Ann": 1}
+    assert v.outcome.endswith("Ann wins the hand (a tally of wins counts no points)")
+
+
+# -- partners: the team and what it scores ---------------------------------------------------
+
+
+def test_partners_say_the_team_and_leave_the_partners_cards_out():
+    scene = Scene("classic", ["Ann", "Bea", "Cy", "Dan"],
+                  hands={"Bea": "red-9", "Cy": "wild-draw4", "Dan": "red-1 blue-5 green-3"})
+    v = end_of_hand(scene, "Ann", "red-3", mode="partners")
+    assert v.team == ("Ann", "Cy") and v.scores == {"Ann": 18}
+    assert v.outcome.endswith("Ann and Cy score 18 as a team (Bea 9, Dan 9)")
+    assert v.to_dict()["team"] == ["Ann", "Cy"]

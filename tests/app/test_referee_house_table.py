@@ -1,0 +1,30 @@
+"""The referee's JSON at a house-rules table (issue 27): a house rule the variant does not
+play is refused, naming it; the choices of a stacked draw come as data ("take" where
+nobody may challenge); and the cases an answer folds."""
+
+from __future__ import annotations
+
+from referee_steps import JSON, ask
+
+S3 = "Ann, Bea, Cy"
+
+
+def test_a_house_rule_the_variant_does_not_play_is_refused(table):
+    data = {"variant": "one", "seats": S3, "turn": "Ann", "card": "red-3",
+            "house": "forced_play"}
+    answer = ask(table, "next", data, JSON)
+    assert answer.status_code == 400
+    body = answer.get_json()
+    assert "house" in body["fields"] and "no effect in one" in body["fields"]["house"]
+    assert "R29" in body["error"]
+    # The same rule where it may matter is read.
+    assert ask(table, "next", {**data, "variant": "classic"}, JSON).status_code == 200
+
+
+def test_stacking_a_known_draw_card_is_a_case_taking_it_is_a_take(table):
+    data = {"variant": "classic", "seats": S3, "turn": "Ann", "card": "red-draw2",
+            "top": "red-5", "house": "stacking", "counts-1": "red-draw2 yellow-1"}
+    v = ask(table, "next", data, JSON).get_json()
+    assert [c["choice"]["kind"] for c in v["cases"]] == ["take", "stack"]
+    assert v["cases"][0]["choice"] == {"kind": "take", "seat": "Bea", "amount": 2}
+    assert v["cases"][1]["choice"]["cards"] == ["red-draw2"]
