@@ -129,6 +129,20 @@ class Event(NamedTuple):
     @property
     def text(self) -> str:
         """The event in plain words, ending with its source in brackets."""
+        cite = f"{self.rule}; {self.source}" if self.rule.startswith("R") else self.source
+        return f"{self._body()} ({cite})"
+
+    @property
+    def plain(self) -> str:
+        """The event as a sentence of its own, without its source (a page lists the
+        sources once, under the steps): "The player plays Wild Draw 4"."""
+        body = self._body()
+        who = self.names[self.seat] if self.seat is not None else ""
+        if who and body.startswith(who) and not who.startswith("the "):
+            return body  # a player's name as they typed it
+        return body[:1].upper() + body[1:]
+
+    def _body(self) -> str:
         template = _TEMPLATES[self.kind]
         names = self.names
         n = self.amount
@@ -146,8 +160,7 @@ class Event(NamedTuple):
             body = f"{body}: {self.note}"
         if self.kind is EventKind.PLAY and self.color is not None:
             body = f"{body} and names {self.color.value}"
-        cite = f"{self.rule}; {self.source}" if self.rule.startswith("R") else self.source
-        return f"{body} ({cite})"
+        return body
 
     def __str__(self) -> str:
         return self.text

@@ -111,7 +111,7 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     >>> v.playable, v.guilty
     (True, True)
     """
-    unnamed = [*UNNAMED_SEATS, "another player"]  # the JSON gives these by number
+    unnamed = [*UNNAMED, "another player"]  # the JSON gives these by number
     who = (str(player).strip() if player is not None else "") or unnamed[0]
     # Three seats, so that no two-player rule (R13) colors the hypothetical challenge.
     t = make_table(scene.variant, [who, *(n for n in unnamed[1:] if n != who)][:3],
@@ -142,6 +142,10 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
     return colorless(v, c) if c.color is None and named_color is None else v
 
 
+#: The seats "Can I play this?" names when the question names none (the JSON numbers them).
+UNNAMED = tuple(UNNAMED_SEATS)
+
+
 def _can_play(t: Table, branch: Branch, play: Action, who: str, c: Card, top_card: Card,
               col: Color | None) -> Verdict:
     played = branch.then(play)
@@ -165,8 +169,15 @@ def _bluff_words(t: Table, v: Verdict, who: str, c: Card) -> Verdict:
     lead = f"Yes, {who} can play {card_name(c)}"
     if not v.settled:
         cases = tuple(replace(x, verdict=_bluff_words(t, x.verdict, who, c)) for x in v.cases)
+        # As a referee says it: the condition first, and what a bluff risks.
+        held = (v.depends_on or "").removeprefix(f"whether {who} holds ")
+        parts = held.replace(" or ", ", ").split(", ")
+        none = (and_list([f"no {p.split(' ', 1)[1]}" for p in parts])
+                if all(p.startswith(("a ", "an ")) for p in parts) else f"none of {held}")
+        subject = "you hold" if who == UNNAMED[0] else f"{who} holds"
         return replace(v, cases=cases, playable=True,
-                       outcome=f"{lead}; whether it is a bluff depends on {v.depends_on}")
+                       outcome=f"Only if {subject} {none} (else it is a bluff: it may be "
+                               "challenged)")
     if v.guilty:
         note = next((e.note for e in v.steps if e.kind is EventKind.GUILTY), "")
         text = (f"{lead}, but it is a bluff: they {note}, so a challenge would make them "
@@ -413,7 +424,7 @@ def whos_next(scene: Scene, turn: SeatRef, card: Card | str, *,
     >>> whos_next(Scene("classic", ["Ann", "Bea", "Cy"]), "Ann", "red-draw2").outcome
     'Bea draws 2 and misses a turn, then Cy plays'
     >>> whos_next(Scene("classic", ["Ann", "Bea"]), "Ann", "red-reverse").outcome
-    'Play now goes counter-clockwise, then Ann plays again'
+    'Ann plays again: play now goes counter-clockwise'
     """
     t = scene.seated()
     p = t.seat(turn, "whose turn")

@@ -122,7 +122,7 @@ def whos_next(variant: VariantLike, seats: Sequence[str] | int, turn: SeatRef,
     >>> whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "red-draw2").outcome
     'Bea draws 2 and misses a turn, then Cy plays'
     >>> whos_next("classic", ["Ann", "Bea"], "Ann", "red-reverse").outcome
-    'Play now goes counter-clockwise, then Ann plays again'
+    'Ann plays again: play now goes counter-clockwise'
     >>> whos_next("star-wars", ["Ann", "Bea"], "Ann", "red-reverse").next_player
     'Bea'
     >>> whos_next("classic", ["Ann", "Bea", "Cy"], "Ann", "wild-draw4").depends_on

@@ -43,6 +43,7 @@ from .wording import (
     depends_clause,
     describe_case,
     end_clause,
+    fold_actors,
     guilt,
     join_clauses,
     leaf,
@@ -350,8 +351,20 @@ def catches(branch: Branch, v: Verdict, *, played: Ran | None = None, since: int
             break
         cases.append(Case(f"{t.name(a.seat)} catches {who}", rest(caught, w, kept),
                           choice_of("catch", t.name(a.seat), target=who, yes=True)))
-    return depends_clause(t, events[since:], f"whether someone catches {who} not calling UNO",
-                          cases)
+    # Who catches changes nothing but the step that names them: one case, "anyone".
+    cases = fold_actors(cases, "{who} catches " + who, f"someone catches {who}",
+                        f"anyone catches {who}")
+    out = depends_clause(t, events[since:], f"whether someone catches {who} not calling UNO",
+                         cases)
+    if out.settled or len(cases) != 2 or not all(c.verdict.settled for c in cases):
+        return out
+    # Caught or not, the same player plays next: the answer first, the catch after it.
+    free, hit = cases[0].verdict, cases[1].verdict
+    if free.next_player != hit.next_player or free.too_open or hit.too_open:
+        return out
+    drawn = hit.draws.get(who, 0) - free.draws.get(who, 0)
+    return replace(out, outcome=f"{free.outcome}. (If {who} did not call UNO, whoever "
+                                f"catches them first makes them draw {drawn}.)")
 
 
 def effect_key(v: Verdict) -> tuple[Any, ...]:

@@ -162,6 +162,10 @@ def end_clause(t: Table, game: Game, events: Sequence[Event]) -> str:
 
 def as_sentence(lead: str, clauses: Sequence[str]) -> str:
     said = [c for c in clauses if c]
+    if not lead and len(said) > 1 and said[-1].startswith("then ") and said[-1].endswith(
+            " plays again"):
+        # The point first: with two players, who plays again, then why (R13).
+        return cap(f"{said[-1][len('then '):]}: {', '.join(said[:-1])}")
     if said and not lead and said[0].startswith("then "):
         first = said[0][len("then "):]
         said[0] = f"{first} next" if first.endswith(" plays") else first
@@ -227,11 +231,16 @@ def depends_clause(t: Table, events: Sequence[Event], depends_on: str, cases: Se
         return replace(v, steps=tuple(events)) if len(cases) > 1 else v
     simple = len(cases) <= 3 and all(c.verdict.settled for c in cases)
     outcome = f"It depends on {depends_on}"
-    if simple:
-        outcome += "".join(f". If {c.when}: {c.verdict.outcome}" for c in cases)
     nexts = {c.verdict.next_player for c in cases}
     if len(nexts) == 1:
         facts.setdefault("next_player", nexts.pop())
+    if facts.get("next_player") and cases:
+        # What every case agrees on comes first (who plays next), then what differs.
+        outcome = (f"{facts['next_player']} plays next in every case; what else happens "
+                   f"depends on {depends_on}")
+    if simple:
+        outcome += "".join(f". If {c.when}: {c.verdict.outcome}" for c in cases)
+    facts.update((k, v) for k, v in agreed(cases).items() if k not in facts)
     cites = cite(events, [x for c in cases for x in c.verdict.citations])
     # A case cut short anywhere below makes the whole answer too open (said once, on top).
     facts.setdefault("too_open", next(
@@ -239,3 +248,59 @@ def depends_clause(t: Table, events: Sequence[Event], depends_on: str, cases: Se
     return Verdict(outcome, tuple(events), cites, depends_on=depends_on, cases=tuple(cases),
                    **facts)
 
+
+
+def _reworded(v: Verdict, old: str, new: str) -> Verdict:
+    """``v`` with ``old`` said as ``new`` in its sentences and its cases' (not its steps)."""
+    return replace(v, outcome=v.outcome.replace(old, new),
+                   cases=tuple(replace(c, when=c.when.replace(old, new),
+                                       verdict=_reworded(c.verdict, old, new))
+                               for c in v.cases))
+
+
+def fold_actors(cases: Sequence[Case], says: str, anyone: str,
+                when: str | None = None) -> list[Case]:
+    """The cases of a choice several seats may make (``yes``), where they differ only by
+    who makes it, said as one: ``says`` is how a sentence words a seat making it, with
+    ``{who}`` for the seat ("{who} catches Ana"); ``anyone`` words it folded in a sentence
+    ("someone catches Ana"), ``when`` the folded case (by default ``anyone``). The folded case keeps the first seat's steps; its choice names no seat
+    and lists the seats (``seats``)."""
+    groups: dict[Any, list[Case]] = {}
+    for c in cases:
+        actor = c.choice.get("seat")
+        if actor is None or not c.choice.get("yes"):
+            groups[id(c)] = [c]
+            continue
+        mark = says.format(who="\0")
+        key = answer_key(_reworded(c.verdict, says.format(who=actor), mark))
+        groups.setdefault(("fold", key), []).append(c)
+    out: list[Case] = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) == 1:
+            out.append(first)
+            continue
+        seats = [c.choice["seat"] for c in group]
+        verdict = _reworded(first.verdict, says.format(who=seats[0]), anyone)
+        choice = {**first.choice, "seat": None, "seats": seats}
+        out.append(Case(when or anyone, verdict, choice))
+    return out
+
+
+def agreed(cases: Sequence[Case]) -> dict[str, Any]:
+    """The facts every case agrees on, for the top of an answer that hangs on them: the
+    color and direction afterwards, who is skipped, and the cards a seat draws in every
+    case (the same number)."""
+    if not cases or any(c.verdict.too_open for c in cases):
+        return {}
+    out: dict[str, Any] = {}
+    for name in ("color", "direction", "skipped"):
+        values = {getattr(c.verdict, name) for c in cases}
+        if len(values) == 1 and (value := values.pop()) not in (None, ()):
+            out[name] = value
+    first = cases[0].verdict.draws
+    draws = {who: n for who, n in first.items()
+             if all(c.verdict.draws.get(who) == n for c in cases[1:])}
+    if draws:
+        out["draws"] = draws
+    return out

@@ -135,17 +135,20 @@ def test_r31_can_play_a_wild_draw_4_in_one_is_never_a_bluff():
     assert "R31" in v.citations
 
 
-@pytest.mark.parametrize("variant, depends", [
-    ("classic", "whether the player holds a red card"),
-    ("wild-jackpot", "whether the player holds a red card"),
-    ("star-wars", "whether the player holds a red card or a wild card"),
-    ("pizza-pizza", "whether the player holds a red card, a 5 or a wild card"),
+@pytest.mark.parametrize("variant, depends, only", [
+    ("classic", "whether the player holds a red card", "no red card"),
+    ("wild-jackpot", "whether the player holds a red card", "no red card"),
+    ("star-wars", "whether the player holds a red card or a wild card",
+     "no red card and no wild card"),
+    ("pizza-pizza", "whether the player holds a red card, a 5 or a wild card",
+     "no red card, no 5 and no wild card"),
 ])
-def test_can_play_without_the_hand_says_what_a_bluff_hangs_on(variant, depends):
+def test_can_play_without_the_hand_says_what_a_bluff_hangs_on(variant, depends, only):
     v = can_play(variant, "red-5", None, DRAW_WILD[variant])
     assert v.playable and v.depends_on == depends
     assert [c.verdict.guilty for c in v.cases] == [True, False]
-    assert v.outcome.endswith(f"whether it is a bluff depends on {depends}")
+    # As a referee says it: the condition, and what a bluff risks.
+    assert v.outcome == f"Only if you hold {only} (else it is a bluff: it may be challenged)"
 
 
 def test_can_play_a_known_hand_with_no_other_card_of_the_color_is_settled():

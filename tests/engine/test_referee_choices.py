@@ -133,8 +133,10 @@ def test_a_discard_down_to_one_card_may_be_caught_and_of_every_card_goes_out():
     cases = by_choice(v, "cards")
     # Down to her wild: she owes an UNO call (R6), and may be caught.
     both = cases[("red-skip", "blue-3")]
-    assert [c.choice["kind"] for c in both.cases] == ["catch"] * 3
-    assert by_choice(both, "seat")["Cy"].draws == {"Ann": 2}
+    # Whoever catches her, the same: nobody, or anyone (Bea or Cy).
+    assert [c.choice["kind"] for c in both.cases] == ["catch"] * 2
+    assert both.cases[1].choice["seats"] == ["Bea", "Cy"]
+    assert both.cases[1].verdict.draws == {"Ann": 2}
     # Throwing every card ends her hand.
     v = lever_discard("wild-jackpot red-skip blue-draw2")
     out = by_choice(v, "cards")[("red-skip", "blue-draw2")]
@@ -296,17 +298,24 @@ def test_a_last_draw_wild_is_taken_or_challenged_before_the_count():
 def test_a_player_down_to_one_card_may_be_caught_on_the_way():
     v = whos_next(Scene("classic", S3, top="red-5", hands={"Ann": 2}), "Ann", "red-3")
     assert not v.settled and v.next_player == "Bea"  # every case agrees on that
-    cases = {c.choice["seat"]: c for c in v.cases}
-    assert cases[None].choice == {"kind": "catch", "seat": None, "target": "Ann", "yes": False}
-    assert cases[None].verdict.draws == {}
-    assert cases["Bea"].verdict.draws == {"Ann": 4} and cases["Cy"].verdict.draws == {"Ann": 4}
+    # The answer first; then two cases: nobody catches Ann, or anyone does (to the same
+    # effect, whoever it is).
+    assert v.outcome == ("Bea plays next. (If Ann did not call UNO, whoever catches them "
+                         "first makes them draw 4.)")
+    free, caught = v.cases
+    assert free.choice == {"kind": "catch", "seat": None, "target": "Ann", "yes": False}
+    assert free.verdict.draws == {}
+    assert caught.when == "anyone catches Ann"
+    assert caught.choice == {"kind": "catch", "seat": None, "target": "Ann", "yes": True,
+                             "seats": ["Bea", "Cy"]}
+    assert caught.verdict.draws == {"Ann": 4}
 
 
 @pytest.mark.parametrize("variant, penalty", [("wild-jackpot", 2), ("pizza-pizza", 2),
                                               ("star-wars", 2)])
 def test_the_catch_costs_the_variants_penalty(variant, penalty):
     v = whos_next(Scene(variant, S3, top="red-5", hands={"Ann": 2}), "Ann", "red-3")
-    assert by_when(v)["Cy catches Ann"].draws == {"Ann": penalty}
+    assert by_when(v)["anyone catches Ann"].draws == {"Ann": penalty}
 
 
 def test_in_one_nobody_is_caught():

@@ -138,9 +138,14 @@ def test_the_answer_key_sees_every_fact():
 
 
 def caught_by(v: Verdict, target: str) -> dict[str | None, Verdict]:
-    """The catch cases of ``v`` for ``target``: by catcher (None: nobody catches)."""
-    return {c.choice["seat"]: c.verdict for c in v.cases
-            if c.choice["kind"] == "catch" and c.choice["target"] == target}
+    """The catch cases of ``v`` for ``target``: by catcher (None: nobody catches). A case
+    that folds several catchers to the same effect (``seats``) stands for each of them."""
+    out: dict[str | None, Verdict] = {}
+    for c in v.cases:
+        if c.choice["kind"] == "catch" and c.choice["target"] == target:
+            for seat in c.choice.get("seats") or [c.choice["seat"]]:
+                out[seat] = c.verdict
+    return out
 
 
 def test_a_swap_that_leaves_the_target_one_card_may_see_it_caught():
