@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 import engine
 from engine import Card, Rank, TableOptions, card_name, referee
-from engine.referee import Scene, Verdict
+from engine.referee import Scene, TooOpenError, Verdict
 from engine.referee.specials import JUMP_IN_OFF, SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
 
@@ -270,9 +270,15 @@ class Field:
         return [self.name]
 
     def describe(self, table: Table) -> dict[str, Any]:
-        """The field as the JSON description of a check lists it."""
-        return {"name": self.name, "kind": self.kind, "label": self.label,
-                "required": bool(self.required), "sends": self.names(table)}
+        """The field as the JSON description of a check lists it; a count with its bounds
+        (``low``, ``high``: the engine's deck and rule-card unit, R2, R17)."""
+        out = {"name": self.name, "kind": self.kind, "label": self.label,
+               "required": bool(self.required), "sends": self.names(table)}
+        if self.kind == "count":
+            most = (table.variant.rule_cards if self.name == "rule_cards"
+                    else sum(table.deck.values()))
+            out.update(low=0, high=most)
+        return out
 
 
 def _text(values: Mapping[str, Any], name: str, limit: int = MAX_TEXT) -> str | None:
@@ -476,6 +482,11 @@ def scene_and_question(check: Check, table: Table,
             hands_are = f.name if SCENE_FIELDS[f.name] == "hands" else hands_are
         else:
             question[f.keyword or f.name] = not value if f.negate else value
+    for f in check.fields:
+        # A pile this table does not have (the rule-card unit where there is no lever),
+        # given anyway: passed on, for the engine to refuse, rather than dropped in silence.
+        if f.name in SCENE_FIELDS and f not in fields and _text(values, f.name):
+            given[SCENE_FIELDS[f.name]] = read_field(f, table, values)
     # A check that needs no seats ("Can I play this?") is asked without them: the table
     # may not have named its players, or named them wrong.
     scene = Scene(table.variant, table.seats if check.seated else (), options=table.options,
@@ -510,7 +521,10 @@ def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
 def ask(check: Check, table: Table, values: Mapping[str, Any]) -> Verdict:
     """The referee's verdict on a check's form (see :func:`scene_and_question`)."""
     scene, question = scene_and_question(check, table, values)
-    return check.ask(scene, **question)
+    verdict = check.ask(scene, **question)
+    if not verdict.followed and verdict.too_open:  # no case at all: refused, saying what to tell
+        raise TooOpenError(verdict.too_open)
+    return verdict
 
 
 CHECKS: tuple[Check, ...] = (

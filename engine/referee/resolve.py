@@ -156,10 +156,8 @@ def jump_ins(branch: Branch, v: Verdict, played: Ran, *, since: int = 0,
     for s in range(t.n):
         held = [a for a in legal if a.kind is ActionKind.JUMP and a.seat == s]
         if held:  # a copy the table knows they hold: played on from a copy of the game
-            fork = game.copy()
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              _jumped(branch.then(held[0]), since=since, sizes=sizes,
-                                      played=(fork, [*events, *fork.apply(held[0])])),
+                              _targets(branch, game, events, held, since=since, sizes=sizes),
                               choice_of("jump_in", t.name(s), cards=[top], yes=True)))
             continue
         if branch.hands[s].unknown < 1 or not unseen:
@@ -177,13 +175,34 @@ def jump_ins(branch: Branch, v: Verdict, played: Ran, *, since: int = 0,
         jumps = [a for a in g.legal_actions() if a.kind is ActionKind.JUMP and a.seat == s]
         if jumps:  # played on from the game just set up
             cases.append(Case(f"{t.name(s)} jumps in with another {card_name(top)}",
-                              _jumped(tried.then(jumps[0]), since=since, sizes=sizes,
-                                      played=(g, [*ev, *g.apply(jumps[0])])),
+                              _targets(tried, g, ev, jumps, since=since, sizes=sizes),
                               choice_of("jump_in", t.name(s), cards=[top], yes=True)))
     if len(cases) == 1:
         return v
+    # Jumpers to the same effect (only the step naming them differs) are one case.
+    cases = fold_actors(cases, "{who} jumps in with", "someone jumps in with")
     return depends_clause(t, events[since:],
                           f"whether someone jumps in with another {card_name(top)}", cases)
+
+
+def _targets(branch: Branch, game: Game, events: list[Event], jumps: Sequence[Action], *,
+             since: int, sizes: bool) -> Verdict:
+    """A seat's jump-in, each from a copy of ``game``: one way, or, for a card that names a
+    seat (a 7 under 7-0), a case for each seat it may swap with."""
+    t = branch.table
+
+    def one(a: Action) -> Verdict:
+        fork = game.copy()
+        return _jumped(branch.then(a), since=since, sizes=sizes,
+                       played=(fork, [*events, *fork.apply(a)]))
+
+    if len(jumps) == 1 or jumps[0].target is None:
+        return one(jumps[0])
+    who = t.name(jumps[0].seat if jumps[0].seat is not None else branch.to_act)
+    cases = [Case(f"{who} swaps with {t.name(a.target)}", one(a),
+                  choice_of("target", who, target=t.name(a.target)))
+             for a in jumps if a.target is not None]
+    return depends_clause(t, (), f"whom {who} swaps hands with", cases)
 
 
 def _jumped(branch: Branch, *, since: int, sizes: bool, played: Ran | None = None) -> Verdict:

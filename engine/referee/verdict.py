@@ -181,6 +181,14 @@ class Verdict:
         """True when the answer does not hang on anything unknown."""
         return self.depends_on is None
 
+    @property
+    def followed(self) -> bool:
+        """False when no case at all could be followed within the budget (every way it
+        can turn out was cut short): then the question is refused as too open."""
+        if not self.cases:
+            return not self.too_open  # a case cut short says what to tell, and no more
+        return any(c.verdict.followed for c in self.cases)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain values, for a JSON API: cards and colors as text, every field (None,
         empty or not), each step with its sentence and its parts (:func:`event_dict`).

@@ -28,3 +28,17 @@ def test_stacking_a_known_draw_card_is_a_case_taking_it_is_a_take(table):
     assert [c["choice"]["kind"] for c in v["cases"]] == ["take", "stack"]
     assert v["cases"][0]["choice"] == {"kind": "take", "seat": "Bea", "amount": 2}
     assert v["cases"][1]["choice"]["cards"] == ["red-draw2"]
+
+
+def test_rule_cards_have_bounds_and_are_refused_without_a_unit(table):
+    fields = table.client.get("/referee/next?variant=wild-jackpot&seats=Ann,Bea,Cy",
+                              headers=JSON).get_json()["fields"]
+    rule_cards = next(f for f in fields if f["name"] == "rule_cards")
+    assert (rule_cards["low"], rule_cards["high"]) == (0, 8)
+    pile = next(f for f in fields if f["name"] == "draw_pile")
+    assert (pile["low"], pile["high"]) == (0, 108)  # the Wild Jackpot deck
+    data = {"variant": "classic", "seats": S3, "turn": "Ann", "card": "red-3",
+            "rule_cards": "3"}
+    answer = ask(table, "next", data, JSON)
+    assert answer.status_code == 400
+    assert "no rule-card unit" in answer.get_json()["error"]

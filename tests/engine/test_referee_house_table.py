@@ -9,6 +9,7 @@ Seats are named as at a table: Ann, Bea, Cy and Dan.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -143,3 +144,34 @@ def test_partners_say_the_team_and_leave_the_partners_cards_out():
     assert v.team == ("Ann", "Cy") and v.scores == {"Ann": 18}
     assert v.outcome.endswith("Ann and Cy score 18 as a team (Bea 9, Dan 9)")
     assert v.to_dict()["team"] == ["Ann", "Cy"]
+
+
+# -- 4. 7-0 with jump-in: a case per seat the jumping 7 may swap with ------------------------
+
+
+def test_a_seven_jumped_in_under_7_0_is_a_case_per_target():
+    options = TableOptions(seven_o=True, jump_in=True)
+    scene = Scene("classic", ["Ann", "Bea", "Cy", "Dan"], top="red-5", options=options,
+                  hands={"Cy": "red-7 blue-1 blue-2"})
+    v = whos_next(scene, "Ann", "red-7", target="Bea")
+    jumped = next(c for c in v.cases if c.choice["kind"] == "jump_in" and c.choice["yes"])
+    targets = [c.choice["target"] for c in jumped.verdict.cases]
+    assert jumped.verdict.depends_on == "whom Cy swaps hands with"
+    assert targets == ["Ann", "Bea", "Dan"]
+    assert jumped.verdict.next_player == "Dan"  # every swap agrees on that
+
+
+# -- 9. a question no case can follow is refused (api.md: 400) -------------------------------
+
+
+def test_an_answer_is_followed_unless_every_case_was_cut_short():
+    from engine.referee.resolve import cut_short
+    from engine.referee.verdict import Case as C
+
+    followed = whos_next(Scene("classic", S3, top="red-5", hands={"Ann": 2}), "Ann", "red-3")
+    assert followed.followed
+    short = cut_short("Bea's hand")
+    assert not short.followed
+    some = Verdict("It depends", depends_on="x", too_open="Bea's hand",
+                   cases=(C("a", short), C("b", followed)))
+    assert some.followed and not replace(some, cases=(C("a", short),)).followed
