@@ -17,11 +17,10 @@ from engine import ALL_CARDS, Card, CardError, ScoringMode, Standings
 # Names are kept and compared as the referee finds seats: one function for both, given
 # on from here to the app's other forms.
 from engine.names import clean_name as clean_name  # noqa: PLC0414
-from engine.names import name_key as name_key  # noqa: PLC0414
 
 from .store import GameRecord, GameSetup, Holding
 
-MAX_NAME = 40
+MAX_NAME = engine.MAX_NAME
 MAX_TARGET = 100_000
 MAX_POINTS = 10_000
 #: The longest card list read for one player (a whole deck, written out, is under 1,500).
@@ -124,12 +123,9 @@ def parse_new_game(form: Mapping[str, Any], names: Sequence[str]) -> GameSetup:
 def players_problem(variant: type[engine.Game], mode: ScoringMode,
                     players: Sequence[str]) -> str | None:
     """What is wrong with these seats' names (cleaned) for the variant and mode, if anything."""
-    if any(not n for n in players):
-        return "Every seat needs a name (or remove the empty seat)."
-    if any(len(n) > MAX_NAME for n in players):
-        return f"Names can be at most {MAX_NAME} characters."
-    if len({name_key(n) for n in players}) != len(players):
-        return "Two players have the same name: add an initial to tell them apart."
+    problem = engine.names_problem(players)  # the one rule for names (engine.names)
+    if problem is not None:
+        return problem
     if not variant.min_players <= len(players) <= variant.max_players:
         return (f"{variant.title} is for {variant.min_players} to "
                 f"{variant.max_players} players; you entered {len(players)}.")

@@ -24,7 +24,7 @@ from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
 from . import htmx, live, store
 from .db import get_db
 from .errors import row_id
-from .forms import FormErrors, clean_name, name_key, parse_seat
+from .forms import FormErrors, clean_name, parse_seat
 from .gate import access_to, get_game_or_404, viewers_may_post
 from .phones import MAX_RULE, Phone, this_phone
 from .store import access, get_cache
@@ -407,8 +407,9 @@ def spinner() -> str | tuple[str, int]:
             if len(names) < 2:
                 raise FormErrors({"players": "Type at least two players' names, separated by "
                                              "commas, in seat order (clockwise)."})
-            if len({name_key(n) for n in names}) < len(names):
-                raise FormErrors({"players": "Two players have the same name: tell them apart."})
+            problem = engine.names_problem(names)  # the games' rule (engine.names)
+            if problem is not None:
+                raise FormErrors({"players": problem})
         if request.method == "POST":
             call = LeverCall(spin(lever_random()), _seat(values, "puller", len(names),
                              "who pulls the lever"), len(names), _direction(values))

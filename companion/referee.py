@@ -36,7 +36,7 @@ from .csrf import token as csrf_token
 from .db import get_db
 from .decks import deck_grid
 from .errors import row_id
-from .forms import MAX_CARDS_TEXT, FormErrors, name_key
+from .forms import MAX_CARDS_TEXT, FormErrors
 from .gate import get_game_or_404, require_change
 from .referee_forms import (
     BY_SLUG,
@@ -393,14 +393,14 @@ def _position(table: Table, values: Mapping[str, Any]) -> Position:
         hands.append(tuple(text.replace(",", " ").split()))
     if errors:
         raise FormErrors(errors)
-    seats = [name_key(name) for name in table.seats]  # as the games match names
-    if name_key(str(read["to_act"])) not in seats:
+    to_act = engine.seat_of(table.seats, str(read["to_act"]))  # as the games match names
+    if to_act is None:
         raise FormErrors({"to_act": f"Whose turn: {read['to_act']!r} is not at this table."})
     draw = tuple(str(read["draw"] or "").replace(",", " ").split())
     position = Position(
         table.variant.name, table.seats, tuple(hands), (str(read["top"]),), draw,
         color=read["color"], direction=-1 if read["direction"] == "counter-clockwise" else 1,
-        to_act=seats.index(name_key(str(read["to_act"]))), options=table.options)
+        to_act=to_act, options=table.options)
     # The cards nobody named, shuffled under the draw pile: the engine knows which are left.
     return position.filled() if read["fill"] else position
 

@@ -206,12 +206,11 @@ def sentence(text: str) -> str:
 def _seats_problem(variant: type[engine.Game], names: list[str], cut: bool) -> str | None:
     """What a game's new-game form would say of these seats (companion/forms.py): the same
     caps on names and players."""
-    if any(len(n) > MAX_NAME for n in names):
-        return f"Names can be at most {MAX_NAME} characters."
-    if cut or len(names) > variant.max_players:
+    if not any(len(n) > engine.MAX_NAME for n in names) and (
+            cut or len(names) > variant.max_players):
         return (f"{variant.title} is for {variant.min_players} to {variant.max_players} "
                 f"players{'' if cut else f'; you entered {len(names)}'}.")
-    return None
+    return engine.names_problem(names)  # the games' rule for names (engine.names)
 
 
 def _all(values: Mapping[str, Any], name: str) -> list[str]:

@@ -19,7 +19,7 @@ from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_
 from .events import Event, EventKind, card_name
 from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
 from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
-from .names import clean_name, name_key
+from .names import MAX_NAME, clean_name, name_key, names_problem, seat_of
 from .options import TableOption, TableOptions, no_effect, table_options
 from .scoring import (
     PARTNER_TEAMS,
@@ -41,6 +41,7 @@ __all__ = [
     "ALL_CARDS",
     "COLORS",
     "DRAW_OF",
+    "MAX_NAME",
     "PARTNER_TEAMS",
     "SCORING_REVISION",
     "VARIANTS",
@@ -82,6 +83,7 @@ __all__ = [
     "end_game",
     "find_variant",
     "name_key",
+    "names_problem",
     "new_standings",
     "no_effect",
     "parse_cards",
@@ -89,5 +91,6 @@ __all__ = [
     "score_game",
     "score_hand",
     "score_hands",
+    "seat_of",
     "table_options",
 ]

@@ -71,6 +71,7 @@ from .cards import COLORS, Card, Color, Rank, card, parse_cards
 from .chance import rng_from_json, rng_to_json, shuffle
 from .events import Event, EventKind
 from .jackpot import RuleDispenser
+from .names import clean_name, names_problem
 from .options import MAX_UNO_PENALTY, TableOptions
 from .phases import SPECIAL_PHASES, JackpotLever, NameColor, Phase, PhaseRules, SpecialPhase
 from .scoring import ScoringMode
@@ -826,9 +827,10 @@ class Game:
         if isinstance(players, int):
             names = [f"Player {i + 1}" for i in range(players)]
         else:
-            names = [str(p).strip() for p in players]
-            if any(not p for p in names) or len(set(names)) != len(names):
-                raise SetupError("every player needs a name of their own")
+            names = [clean_name(str(p)) for p in players]
+            problem = names_problem(names)  # the one rule every form follows (engine.names)
+            if problem is not None:
+                raise SetupError(problem)
         if not cls.min_players <= len(names) <= cls.max_players:
             raise SetupError(f"{cls.name} is for {cls.min_players}-{cls.max_players} players,"
                              f" not {len(names)}")

@@ -9,11 +9,21 @@ is the same seat everywhere:
 True
 >>> name_key("ZOË") == name_key("zoe\\u0308")
 True
+
+One rule says which names a table may seat, for the games, the referee, every form that
+takes names and the Jackpot's spinner (:func:`names_problem`):
+
+>>> names_problem(["Ann", "ann"])
+'Two players have the same name: add an initial to tell them apart.'
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+
+#: The longest name a seat may have (a phone's row holds it).
+MAX_NAME = 40
 
 #: Characters that change how the text around them is laid out: the bidirectional
 #: embeddings, overrides and isolates, and the marks. A name never needs them, and an
@@ -46,3 +56,25 @@ def name_key(name: str) -> str:
     """What two names are compared by: the same key looks the same on the table."""
     folded = unicodedata.normalize("NFKC", clean_name(name)).casefold()
     return "".join(c for c in folded if c not in _JOINERS)
+
+
+def names_problem(names: Sequence[str]) -> str | None:
+    """What is wrong with these seats' names (as :func:`clean_name` leaves them), as a
+    sentence for the table, or None: every seat named, no name longer than
+    :data:`MAX_NAME`, no two the same by :func:`name_key` ("Ann" and "ann" are one name)."""
+    if any(not n for n in names):
+        return "Every seat needs a name (or remove the empty seat)."
+    if any(len(n) > MAX_NAME for n in names):
+        return f"Names can be at most {MAX_NAME} characters."
+    if len({name_key(n) for n in names}) != len(names):
+        return "Two players have the same name: add an initial to tell them apart."
+    return None
+
+
+def seat_of(names: Sequence[str], name: str) -> int | None:
+    """The seat ``name`` is at, in any case or Unicode form (:func:`name_key`); None if it
+    is at none."""
+    if name in names:
+        return list(names).index(name)
+    key = name_key(name)
+    return next((i for i, n in enumerate(names) if name_key(n) == key), None)

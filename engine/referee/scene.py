@@ -20,7 +20,8 @@ from .. import (
     card_name,
     clean_name,
     find_variant,
-    name_key,
+    names_problem,
+    seat_of,
 )
 from .verdict import (
     BadCountError,
@@ -78,12 +79,9 @@ class Table:
         if isinstance(ref, str):
             # As the games match names (engine.names): any Unicode form, case, or stray
             # bidirectional mark of a seat's name is that seat.
-            if ref in self.names:
-                return self.names.index(ref)
-            key = name_key(ref)
-            for i, name in enumerate(self.names):
-                if name_key(name) == key:
-                    return i
+            seat = seat_of(self.names, ref)
+            if seat is not None:
+                return seat
         raise NoSuchSeatError(f"{what}: {ref!r} is not at this table "
                               f"({', '.join(self.names)})")
 
@@ -129,8 +127,9 @@ def make_table(variant: VariantLike, seats: Sequence[str] | int,
         names = tuple(clean_name(str(s)) for s in seats)
     else:
         raise NoSuchSeatError(f"give the players' names in seat order, not {seats!r}")
-    if any(not s for s in names) or len({name_key(s) for s in names}) != len(names):
-        raise ImpossibleSituationError("every player needs a name of their own")
+    problem = names_problem(names)  # the games' own rule (engine.names)
+    if problem is not None:
+        raise ImpossibleSituationError(problem)
     if names or seated:
         check_players(cls, len(names))
     return _seated((cls, names, options if options is not None else cls.default_options()))

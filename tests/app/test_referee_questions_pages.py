@@ -134,7 +134,7 @@ def test_each_check_describes_its_new_fields(table):
     jackpot = described("next", "variant=wild-jackpot&seats=Ann,Bea,Cy")
     assert jackpot["draw_pile"] == {"name": "draw_pile", "kind": "count",
                                     "label": "Cards left on the draw pile", "required": False,
-                                    "sends": ["draw_pile"]}
+                                    "sends": ["draw_pile"], "low": 0, "high": 108}
     assert jackpot["rule_cards"]["kind"] == "count" and jackpot["chosen"]["kind"] == "seat"
     classic = described("next", "variant=classic&seats=Ann,Bea,Cy")
     assert "draw_pile" in classic and "rule_cards" not in classic and "chosen" not in classic

@@ -870,7 +870,7 @@ def test_every_check_answers_in_json(call):
     (lambda: whos_next("pizza-pizza", S4 + ["Eve", "Fay"], "Ann", "red-5"),
      ImpossibleSituationError, "2-5 players"),
     (lambda: whos_next("classic", ["Ann", "ann"], "Ann", "red-5"), ImpossibleSituationError,
-     "a name of their own"),
+     "the same name"),
     (lambda: whos_next("classic", S3, "Ann", "red-5", direction=2), ImpossibleSituationError,
      "direction"),
     (lambda: whos_next("classic", S3, "Ann", "red-5", top="blue-7"), ImpossibleSituationError,

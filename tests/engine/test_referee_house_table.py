@@ -175,3 +175,20 @@ def test_an_answer_is_followed_unless_every_case_was_cut_short():
     some = Verdict("It depends", depends_on="x", too_open="Bea's hand",
                    cases=(C("a", short), C("b", followed)))
     assert some.followed and not replace(some, cases=(C("a", short),)).followed
+
+
+# -- 11. one rule for names: "Ann" and "ann" are one name, in the game and the referee ------
+
+
+def test_the_game_and_the_referee_refuse_the_same_name_twice():
+    from engine import SetupError, find_variant
+    from engine.referee import ImpossibleSituationError
+
+    same = "Two players have the same name: add an initial to tell them apart."
+    with pytest.raises(SetupError, match=same):
+        find_variant("classic").new(["Ann", "ann", "Cy"], seed=1)
+    with pytest.raises(ImpossibleSituationError, match=same):
+        Scene("classic", ["Ann", "ann", "Cy"])
+    # Cleaned the same way: a stray mark is no name of its own.
+    game = find_variant("classic").new([" Zoe\u0308 \u200e", "Bea"], seed=1)
+    assert game.players[0] == "Zoë"

@@ -42,3 +42,18 @@ def test_rule_cards_have_bounds_and_are_refused_without_a_unit(table):
     answer = ask(table, "next", data, JSON)
     assert answer.status_code == 400
     assert "no rule-card unit" in answer.get_json()["error"]
+
+
+def test_every_form_that_takes_names_refuses_ann_and_ann(table):
+    same = "Two players have the same name"
+    # The new-game form.
+    form = table.new_game_form(["Ann", "ann", "Cy"], "classic")
+    page = table.post("/games", form)
+    assert page.status_code == 400 and same in table.text(page)
+    # The referee's form (its table), in JSON.
+    answer = ask(table, "next", {"variant": "classic", "seats": "Ann, ann, Cy", "turn": "Ann",
+                                 "card": "red-3"}, JSON)
+    assert answer.status_code == 400 and same in answer.get_json()["error"]
+    # The Jackpot's spinner.
+    page = table.client.get("/jackpot?players=Ann,ann,Cy")
+    assert same + ": add an initial" in table.text(page)
