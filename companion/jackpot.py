@@ -49,9 +49,6 @@ SUGGESTIONS = (
     "Hold your cards behind your back until your next turn.",
 )
 
-DIRECTIONS = {"clockwise": 1, "counter-clockwise": -1}
-
-
 def lever_random() -> random.Random:
     """The generator spins and shuffles draw from (the OS's, unless a test set one)."""
     chosen = current_app.config.get("JACKPOT_RANDOM")
@@ -74,10 +71,10 @@ def _seat(values: Mapping[str, Any], name: str, players: int, label: str) -> int
 
 
 def _direction(values: Mapping[str, Any]) -> int:
-    text = values.get("direction") or "clockwise"
-    if text not in DIRECTIONS:
-        raise FormErrors({"direction": "Play goes clockwise or counter-clockwise."})
-    return DIRECTIONS[text]
+    try:  # the engine's one reading of a direction
+        return int(engine.Direction.parse(values.get("direction") or "clockwise"))
+    except ValueError:
+        raise FormErrors({"direction": "Play goes clockwise or counter-clockwise."}) from None
 
 
 def _submission(values: Mapping[str, Any]) -> str | None:

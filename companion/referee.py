@@ -399,7 +399,7 @@ def _position(table: Table, values: Mapping[str, Any]) -> Position:
     draw = tuple(str(read["draw"] or "").replace(",", " ").split())
     position = Position(
         table.variant.name, table.seats, tuple(hands), (str(read["top"]),), draw,
-        color=read["color"], direction=-1 if read["direction"] == "counter-clockwise" else 1,
+        color=read["color"], direction=int(engine.Direction.parse(read["direction"])),
         to_act=to_act, options=table.options)
     # The cards nobody named, shuffled under the draw pile: the engine knows which are left.
     return position.filled() if read["fill"] else position

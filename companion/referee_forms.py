@@ -333,7 +333,7 @@ def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
     else:
         value = _text(values, f.name)
     if value is None and f.kind == "direction":
-        value = "clockwise"
+        value = engine.Direction.CLOCKWISE.words
     if value is None and f.name == "dealer" and table.dealer:
         value = table.dealer
     if value is None and f.required:
@@ -400,7 +400,7 @@ class Check:
         for f in self.fields_at(table):
             for name in f.names(table) if f.more else ():
                 value = str(values.get(name) or "")
-                if value and not (f.kind == "direction" and value == "clockwise"):
+                if value and not (f.kind == "direction" and value == engine.Direction.CLOCKWISE.words):
                     return True
         return False
 

@@ -16,6 +16,7 @@ from .actions import (
 )
 from .card_facts import DRAW_OF
 from .cards import ALL_CARDS, COLORS, Card, CardError, Color, Rank, card, cards_text, parse_cards
+from .direction import Direction
 from .events import Event, EventKind, card_name
 from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, SetupError
 from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
@@ -53,6 +54,7 @@ __all__ = [
     "CardError",
     "CardNotHeldError",
     "Color",
+    "Direction",
     "Event",
     "EventKind",
     "Game",

@@ -18,6 +18,7 @@ import enum
 from dataclasses import dataclass
 
 from .cards import ALL_CARDS, Card, Rank, card
+from .direction import Direction
 
 
 class Effect(enum.Enum):
@@ -109,8 +110,9 @@ DRAW_WILDS: frozenset[Card] = frozenset(c for c in DRAW_OF if c.color is None)
 DRAW_TOPIC: dict[Card, str] = {c: RANK_FACTS[c.rank].topic for c in DRAW_OF}
 WILD_SWAP = card(Rank.WILD_SWAP)
 WILD_JACKPOT = card(Rank.WILD_JACKPOT)
-#: How events name the direction of play.
-DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
+#: How events name the direction of play: :class:`Direction`'s words, by a game's int
+#: (a plain dict: the hot path looks it up on every Reverse).
+DIRECTION_WORDS = {int(d): d.words for d in Direction}
 
 
 def card_name(c: Card) -> str:

@@ -17,6 +17,7 @@ from .. import (
     ActionKind,
     Card,
     CardError,
+    Direction,
     Event,
     Game,
     IllegalActionError,
@@ -28,7 +29,6 @@ from .. import (
     new_standings,
     score_hand,
 )
-from .scene import DIRECTION_WORDS
 from .verdict import (
     IllegalMoveError,
     ImpossibleSituationError,
@@ -413,7 +413,7 @@ class Replay:
             "replay": self.text, "players": list(names), "phase": game.phase.value,
             "to_act": names[game.to_act] if game.to_act is not None else None,
             "top": game.top_card.text, "color": color.value if color is not None else None,
-            "direction": DIRECTION_WORDS[game.direction],
+            "direction": Direction(game.direction).words,
             "hands": {name: [c.text for c in hand]
                       for name, hand in zip(names, game.hands, strict=True)},
             "draw_pile": len(game.draw_pile),

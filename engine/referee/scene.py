@@ -15,6 +15,7 @@ from .. import (
     Card,
     CardError,
     Color,
+    Direction,
     Game,
     TableOptions,
     card_name,
@@ -43,9 +44,6 @@ HandLike = str | Sequence[Card | str] | int
 
 # -- the table: names, cards and seats as the table gives them ------------------------------
 
-_DIRECTIONS = {"clockwise": 1, "cw": 1, "left": 1, "counter-clockwise": -1,
-               "counterclockwise": -1, "anticlockwise": -1, "ccw": -1, "right": -1}
-DIRECTION_WORDS = {1: "clockwise", -1: "counter-clockwise"}
 
 
 @dataclass(frozen=True)
@@ -155,12 +153,10 @@ def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> Table:
 
 
 def direction_arg(value: object) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value in (1, -1):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _DIRECTIONS:
-        return _DIRECTIONS[value.strip().lower()]
-    raise ImpossibleSituationError(
-        f"direction is 1 or 'clockwise', -1 or 'counter-clockwise', not {value!r}")
+    try:
+        return int(Direction.parse(value))  # the engine's one reading (engine.direction)
+    except ValueError as exc:
+        raise ImpossibleSituationError(str(exc)) from None
 
 
 def color_arg(value: object, what: str) -> Color:

@@ -8,8 +8,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from .. import COLORS, ActionKind, Card, Event, EventKind, Game, Phase, card_name
-from .scene import DIRECTION_WORDS, Table
+from .. import COLORS, ActionKind, Card, Direction, Event, EventKind, Game, Phase, card_name
+from .scene import Table
 from .verdict import Case, Verdict, answer_key
 
 # -- telling what happened --------------------------------------------------------------------
@@ -204,7 +204,7 @@ def leaf(t: Table, game: Game, events: Sequence[Event], lead: str = "", *,
     playing = seat is not None and game.phase in (Phase.TURN, Phase.DRAWN, Phase.NAME_COLOR)
     facts.setdefault("next_player", t.name(seat) if playing and seat is not None else None)
     facts.setdefault("color", game.current_color)
-    facts.setdefault("direction", DIRECTION_WORDS[game.direction])
+    facts.setdefault("direction", Direction(game.direction).words)
     if laid:
         facts.setdefault("laid", tuple(laid))
         facts.setdefault("last_color", laid[-1][1].color)

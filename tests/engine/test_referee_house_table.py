@@ -192,3 +192,18 @@ def test_the_game_and_the_referee_refuse_the_same_name_twice():
     # Cleaned the same way: a stray mark is no name of its own.
     game = find_variant("classic").new([" Zoe\u0308 \u200e", "Bea"], seed=1)
     assert game.players[0] == "Zoë"
+
+
+# -- issue 28: one Direction, read the same by the referee and the app ------------------------
+
+
+def test_one_direction_reads_every_way_a_table_gives_it():
+    from engine import Direction
+    from engine.card_facts import DIRECTION_WORDS
+
+    assert Direction.parse("ccw") is Direction.COUNTER_CLOCKWISE
+    assert DIRECTION_WORDS == {int(d): d.words for d in Direction}
+    scene = Scene("classic", S3, direction="anticlockwise")
+    assert scene.direction == -1
+    v = whos_next(scene, "Ann", "red-reverse")
+    assert v.direction == Direction.CLOCKWISE.words
