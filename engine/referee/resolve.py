@@ -22,6 +22,7 @@ from .. import (
     Game,
     LeverOutcome,
     Phase,
+    Rank,
     card_name,
 )
 from .branch import Branch, narrowed, neutral_order, rule_hooks
@@ -237,6 +238,9 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
     assert seat is not None
     who = t.name(seat)
     known, unknown = _held(branch, game, events, seat)
+    if not known and unknown > 0:
+        return _discard_kinds(branch, game, events, seat, unknown, since=since, lead=lead,
+                              sizes=sizes)
     order = neutral_order(t, frozenset())
     pool = sorted(branch.remaining(), key=order.__getitem__) if unknown > 0 else []
     per_color: list[list[tuple[Card, bool]]] = []
@@ -298,6 +302,96 @@ def _discards(branch: Branch, game: Game, events: Sequence[Event], *, since: int
         cases.append(Case(when, v, choice_of("discard", who, cards=sets[0], options=sets)))
     return depends_clause(t, events[since:], f"what {who} discards (up to one card of each "
                           "color, in any order: R18)", cases)
+
+
+def _discard_kinds(branch: Branch, game: Game, events: Sequence[Event], seat: int,
+                   unknown: int, *, since: int, lead: str, sizes: bool) -> Verdict:
+    """The lever's discard (R18) from a hand nobody knows: what the answer turns on is
+    which kinds of card are thrown (a Skip, a Reverse, a draw card, another card), not
+    their colors or order, which only decide the color left in play. Each set of kinds up
+    to one card a color is a way; the ways alike in what the discard phase counts (a Skip
+    among them, the Reverses, the cards to draw, the cards left in the hand) are played
+    once, each on the engine, and the ways that end alike are one case (naming no color)."""
+    t = branch.table
+    who = t.name(seat)
+    order = neutral_order(t, frozenset())
+    left = branch.remaining()
+    # One card of each kind, by color: a number card stands for them all (it acts on nobody).
+    kinds: dict[object, dict[Color, Card]] = {}
+    for c in sorted(left, key=order.__getitem__):
+        if c.color is None:
+            continue
+        kind = "number" if c.is_number else c.rank
+        kinds.setdefault(kind, {}).setdefault(c.color, c)
+    names = list(kinds)
+    most = min(unknown, len(COLORS))
+    sets: list[tuple[object, ...]] = [()]
+    for _ in range(most):
+        sets += [s + (k,) for s in sets if len(s) == len(sets[-1]) for k in names
+                 if not s or names.index(k) >= names.index(s[-1])]
+    sets = list(dict.fromkeys(sets))
+    seen: dict[tuple[Any, ...], tuple[object, ...]] = {}
+    for s in sets:  # ways alike in what the phase counts are played once
+        draws = sum(DRAW_OF.get(kinds[k][next(iter(kinds[k]))], 0) for k in s)
+        reverses = sum(1 for k in s if k is Rank.REVERSE)
+        skips = any(k is Rank.SKIP for k in s) or (reverses > 0 and game.reverse_skips)
+        # Fewer than two cards left decides going out and owing UNO (R5, R6).
+        sig = (skips, reverses % 2, draws, min(unknown - len(s), 2))
+        if sig not in seen or len(s) < len(seen[sig]):
+            seen[sig] = s
+    narrow = f"{who}'s hand"
+    groups: dict[tuple[Any, ...], list[tuple[tuple[object, ...], Verdict]]] = {}
+    for s in seen.values():
+        cards: list[Card] = []
+        for i, k in enumerate(s):
+            found = kinds[k].get(COLORS[i])
+            if found is None:
+                break
+            cards.append(found)
+        if len(cards) != len(s):
+            continue
+        try:
+            b = branch.with_hand(seat, cards)
+            done = [Action(ActionKind.DISCARD, c) for c in cards]
+            g, ev = b.then(*done).run()
+            if g.phase is Phase.DISCARD and g.to_act == seat:
+                done.append(_DONE)
+                ev += g.apply(_DONE)
+            thrown = b.then(*done)
+            owed = (g.copy(), list(ev)) if g.uno_owed else None
+            v = resolve_branch(thrown, since=since, lead=lead, sizes=sizes, played=(g, ev))
+            if owed is not None:
+                v = catches(thrown, v, played=owed, since=since, sizes=sizes)
+        except TooOpenError:
+            return cut_short(narrow)
+        except RefereeError:
+            continue
+        groups.setdefault(effect_key(v), []).append((s, colorless(v) if s else v))
+
+    def said(s: tuple[object, ...]) -> str:
+        if not s:
+            return "nothing"
+        counted = Counter(s)
+        return and_list([
+            (article(name) if n == 1 else f"{_COUNT_WORDS[n]} {name}s")
+            for k, n in counted.items()
+            for name in ["number card" if k == "number" else bare(next(iter(kinds[k].values())))]])
+
+    cases = []
+    for group in groups.values():
+        v = group[0][1]
+        told = [said(s) for s, _ in group]
+        when = (f"{who} discards {or_list(told)}" if len(told) <= 3 else
+                f"{who} discards {told[0]}, or one of {len(told) - 1} other sets of cards "
+                "to the same effect")
+        sets_of = [[kinds[k][COLORS[i]] for i, k in enumerate(s)] for s, _ in group]
+        cases.append(Case(when, v, choice_of("discard", who, cards=sets_of[0],
+                                             options=sets_of)))
+    return depends_clause(t, events[since:], f"what {who} discards (up to one card of each "
+                          "color, in any order: R18)", cases)
+
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 
 
 def _held(branch: Branch, game: Game, events: Sequence[Event], seat: int) -> tuple[list[Card], int]:

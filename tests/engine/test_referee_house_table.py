@@ -207,3 +207,21 @@ def test_one_direction_reads_every_way_a_table_gives_it():
     assert scene.direction == -1
     v = whos_next(scene, "Ann", "red-reverse")
     assert v.direction == Direction.CLOCKWISE.words
+
+
+# -- 6. the lever's discard from a hand nobody knows: answered by kinds of cards -------------
+
+
+def test_a_discard_from_an_unknown_hand_is_answered_by_the_kinds_of_cards():
+    scene = Scene("wild-jackpot", S3, top="red-5")
+    v = whos_next(scene, "Ann", "wild-jackpot", named="red", lever="discard")
+    assert not v.too_open
+    by_when = {c.when: c.verdict for c in v.cases}
+    assert by_when["Ann discards nothing"].next_player == "Bea"
+    # A Skip thrown moves play on (R18): Cy is named as a possible next player.
+    assert by_when["Ann discards a Skip"].next_player == "Cy"
+    assert by_when["Ann discards a Reverse"].direction == "counter-clockwise"
+    two = next(w for w in by_when if w.startswith("Ann discards two Draw Twos"))
+    assert by_when[two].draws == {"Bea": 4}
+    # The colors thrown only decide the color left in play: no case claims one.
+    assert all(c.verdict.color is None for c in v.cases if c.when != "Ann discards nothing")
