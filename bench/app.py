@@ -159,6 +159,12 @@ CHECK_DISPUTES: list[tuple[str, str, dict[str, str | list[str]] | None, dict[str
       "hands-1": "red-3 yellow-4", "hands-2": "green-5", "hands-3": "blue-6 red-7"}),
 ]
 
+#: Ten seats, every house rule on (bench of issue 27's request budget).
+HOUSE_TEN: dict[str, str | list[str]] = {
+    "variant": "classic", "seats": ", ".join(f"P{i}" for i in range(1, 11)),
+    "house": ["stacking", "progressive_uno", "seven_o", "jump_in", "draw_until_playable",
+              "forced_play"]}
+
 #: The most open questions: every color Ann may name, every set of cards a lever discard
 #: may throw, each played out. Their goal is the request budget (issue 18: a few tens of
 #: milliseconds, GOAL_OPEN_MS), not 10x a static file: they are timed and printed apart.
@@ -171,6 +177,17 @@ OPEN_DISPUTES: list[tuple[str, str, dict[str, str | list[str]] | None, dict[str,
     ("next answer, lever discard, hand shown", "next", {"variant": "wild-jackpot", "seats": SEATS},
      {"turn": "Ann", "card": "wild-jackpot", "color": "red", "lever": "discard",
       "counts-0": "red-skip blue-reverse green-draw2 yellow-7 red-3 wild", "counts-1_count": "4"}),
+    # Issue 27: a lever's discard from a hand nobody knows (answered by kinds of cards), and
+    # ten seats with every house rule on, a draw passed on to the end of the stack.
+    ("next answer, lever discard, hand unknown", "next",
+     {"variant": "wild-jackpot", "seats": SEATS},
+     {"turn": "Ann", "card": "wild-jackpot", "color": "red", "lever": "discard"}),
+    ("next answer, 10 seats, every house rule, Draw Two", "next", HOUSE_TEN,
+     {"turn": "P1", "card": "red-draw2", "counts-0_count": "2"}),
+    ("next answer, 10 seats, every house rule, WD4, no color named", "next", HOUSE_TEN,
+     {"turn": "P1", "card": "wild-draw4", "color": "red"}),
+    ("next answer, 10 seats, every house rule, a 7", "next", HOUSE_TEN,
+     {"turn": "P1", "card": "red-7", "color": "red", "counts-1_count": "2"}),
 ]
 #: What an open question may cost, in milliseconds a request.
 GOAL_OPEN_MS = 50.0

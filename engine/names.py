@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 #: The longest name a seat may have (a phone's row holds it).
 MAX_NAME = 40
@@ -34,6 +35,7 @@ _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
 _JOINERS = frozenset("\u200c\u200d")
 
 
+@lru_cache(maxsize=1024)  # a table's names are cleaned again for every position set up
 def clean_name(raw: str) -> str:
     """A player's name as stored: Unicode NFC, spaces collapsed, invisible and control
     characters removed (zero-width spaces, bidirectional overrides, soft hyphens...)."""
@@ -52,6 +54,7 @@ def clean_name(raw: str) -> str:
     return " ".join("".join(kept).split())
 
 
+@lru_cache(maxsize=1024)
 def name_key(name: str) -> str:
     """What two names are compared by: the same key looks the same on the table."""
     folded = unicodedata.normalize("NFKC", clean_name(name)).casefold()
