@@ -73,7 +73,7 @@ def test_can_i_play_a_wild_draw_4_holding_another_wild_in_star_wars(page: Page) 
     decide(page, "Yes, Bea can play Wild Draw 4, but it is a bluff: they held a card of "
                  "the color in play or another wild, so a challenge would make them draw 4")
     expect_step(page, "The challenge succeeds: Bea held a card of the color in play or "
-                      "another wild (R35; star-wars sheet, Action Cards, Wild Draw Four)")
+                      "another wild")
     expect_source(page, "R35", "/rules/star-wars#wild-draw-4")
 
 
@@ -86,8 +86,8 @@ def test_first_card_a_reverse_after_a_wild_draw_4_went_back(page: Page) -> None:
     tap_cards(page, "cards", ["wild-draw4", "red-reverse"])
     decide(page, "Red Reverse turned up first: Dan plays first, going counter-clockwise")
     expect_step(page, "Wild Draw 4 turned up first goes back into the deck and another card "
-                      "is turned (R8; classic sheet, Wild Draw 4 Card)")
-    expect_step(page, "Dan plays first, counter-clockwise (R9; classic sheet, Reverse Card)")
+                      "is turned")
+    expect_step(page, "Dan plays first, counter-clockwise")
     expect_source(page, "R9", "/rules/classic#first-card")
 
 
@@ -97,8 +97,8 @@ def test_whos_next_after_a_skip_with_two_players(page: Page) -> None:
     open_check(page, "Who's next?")
     seat(page, "turn", "Ann").tap()
     card_cell(page, "card", "red-skip").tap()
-    decide(page, "Bea misses a turn, then Ann plays again")
-    expect_step(page, "Ann plays again (R13; classic sheet, Rules for Two Players)")
+    decide(page, "Ann plays again: Bea misses a turn")
+    expect_step(page, "Ann plays again")
     expect_source(page, "R13", "/rules/classic#two-players")
 
 
@@ -116,8 +116,7 @@ def test_uno_a_skipped_player_can_still_catch(page: Page) -> None:
 
     seat(page, "catcher", "Cy").tap()
     decide(page, "Yes: Cy misses a turn, Cy catches Bea, Bea draws 4, then Dan plays")
-    expect_step(page, "Bea draws 4 cards: the penalty for not calling UNO "
-                      "(R6; classic sheet, Gameplay)")
+    expect_step(page, "Bea draws 4 cards: the penalty for not calling UNO")
 
 
 def test_end_of_hand_on_a_draw_two(page: Page) -> None:
@@ -130,7 +129,7 @@ def test_end_of_hand_on_a_draw_two(page: Page) -> None:
     tap_cards(page, "hands-2", ["green-skip"])
     decide(page, "Ann goes out, Bea draws 2, the hand is over: count the 2 cards Bea drew "
                  "(so far: Bea 57, Cy 20)")
-    expect_step(page, "Bea draws 2 cards (R5; classic sheet, Gameplay)")
+    expect_step(page, "Bea draws 2 cards")
 
     # The two cards Bea drew, tapped: now the points are whole (7 + 50 + 9 + 1, and 20).
     more_about_the_situation(page)
@@ -168,7 +167,7 @@ def test_special_wild_dip_gives_to_the_next_player_counter_clockwise(page: Page)
     more_about_the_situation(page)
     page.locator("#field-direction label.tap").filter(has_text="Counter-clockwise").tap()
     decide(page, "Ann draws 1, Ann gives blue 9 to Cy, then Cy plays")
-    expect_step(page, "Ann gives a card to Cy (R24; pizza-pizza sheet, Wild Dip Into The Deck)")
+    expect_step(page, "Ann gives a card to Cy")
     expect_source(page, "R24", "/rules/pizza-pizza#wild-dip")
 
 
@@ -183,4 +182,4 @@ def test_special_seven_zero_as_a_house_rule(page: Page) -> None:
     seat(page, "player", "Ann").tap()
     card_cell(page, "card", "red-0").tap()
     decide(page, "Every hand moves one seat clockwise, then Bea plays")
-    expect_step(page, "Every hand passes to the next player clockwise (house rule: 7-0)")
+    expect_step(page, "Every hand passes to the next player clockwise")
