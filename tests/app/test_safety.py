@@ -13,7 +13,8 @@ import pytest
 
 from companion import store
 from companion.db import open_db
-from companion.forms import clean_name, name_key
+from companion.forms import clean_name
+from engine.names import name_key
 
 HUGE = str(2**70)
 
