@@ -192,17 +192,26 @@ def _targets(branch: Branch, game: Game, events: list[Event], jumps: Sequence[Ac
     seat (a 7 under 7-0), a case for each seat it may swap with."""
     t = branch.table
 
-    def one(a: Action) -> Verdict:
+    def one(a: Action, paid: bool = True) -> Verdict:
         fork = game.copy()
+        if paid:  # another target: paid as a position set up (its steps are as long)
+            try:
+                branch.budget.pay(len(branch.prelude), lambda: narrowed(branch))
+            except TooOpenError as exc:
+                return cut_short(exc.narrow)
         return _jumped(branch.then(a), since=since, sizes=sizes,
                        played=(fork, [*events, *fork.apply(a)]))
 
     if len(jumps) == 1 or jumps[0].target is None:
-        return one(jumps[0])
+        return one(jumps[0], paid=False)
     who = t.name(jumps[0].seat if jumps[0].seat is not None else branch.to_act)
     cases = [Case(f"{who} swaps with {t.name(a.target)}", one(a),
                   choice_of("target", who, target=t.name(a.target)))
              for a in jumps if a.target is not None]
+    # Whom they swap with, where it changes nothing else the answer says: one case.
+    cases = fold_actors(cases, f"{who} swaps hands with {{who}}",
+                        f"{who} swaps hands with another player",
+                        f"{who} swaps with anyone", by="target")
     return depends_clause(t, (), f"whom {who} swaps hands with", cases)
 
 

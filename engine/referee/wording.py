@@ -259,16 +259,17 @@ def _reworded(v: Verdict, old: str, new: str) -> Verdict:
 
 
 def fold_actors(cases: Sequence[Case], says: str, anyone: str,
-                when: str | None = None) -> list[Case]:
+                when: str | None = None, by: str = "seat") -> list[Case]:
     """The cases of a choice several seats may make (``yes``), where they differ only by
     who makes it, said as one: ``says`` is how a sentence words a seat making it, with
     ``{who}`` for the seat ("{who} catches Ana"); ``anyone`` words it folded in a sentence
     ("someone catches Ana"), ``when`` the folded case (by default ``anyone``). The folded case keeps the first seat's steps; its choice names no seat
-    and lists the seats (``seats``)."""
+    and lists the seats (``seats``). ``by``: the choice's key that differs (``"target"``:
+    whom a swap names; the folded case lists them as ``targets``)."""
     groups: dict[Any, list[Case]] = {}
     for c in cases:
-        actor = c.choice.get("seat")
-        if actor is None or not c.choice.get("yes"):
+        actor = c.choice.get(by)
+        if actor is None or (by == "seat" and not c.choice.get("yes")):
             groups[id(c)] = [c]
             continue
         mark = says.format(who="\0")
@@ -280,9 +281,9 @@ def fold_actors(cases: Sequence[Case], says: str, anyone: str,
         if len(group) == 1:
             out.append(first)
             continue
-        seats = [c.choice["seat"] for c in group]
+        seats = [c.choice[by] for c in group]
         verdict = _reworded(first.verdict, says.format(who=seats[0]), anyone)
-        choice = {**first.choice, "seat": None, "seats": seats}
+        choice = {**first.choice, by: None, f"{by}s": seats}
         out.append(Case(when or anyone, verdict, choice))
     return out
 

@@ -460,7 +460,8 @@ def test_wild_jackpot_lever_each_outcome():
     assert v.depends_on == "what the lever shows" and len(v.cases) == 6
     # Play goes on with the next player (R18), but a discarded Skip, Reverse or Draw Two
     # hits them: with Ann's hand unknown, what she may discard is too open to follow.
-    assert v.next_player is None and v.too_open == "Ann's hand"
+    # The discard is answered by the kinds of cards Ann throws (issue 27): nothing too open.
+    assert v.next_player is None and v.too_open is None
     assert {c.verdict.next_player for c in v.cases} == {"Bea", None}
     draw4 = whos_next("wild-jackpot", S3, "Ann", "red-jackpot", lever="draw4")
     assert draw4.draws == {"Ann": 4} and draw4.next_player == "Bea" and "R18" in draw4.citations

@@ -149,16 +149,25 @@ def test_partners_say_the_team_and_leave_the_partners_cards_out():
 # -- 4. 7-0 with jump-in: a case per seat the jumping 7 may swap with ------------------------
 
 
-def test_a_seven_jumped_in_under_7_0_is_a_case_per_target():
+def test_a_seven_jumped_in_under_7_0_follows_every_target():
     options = TableOptions(seven_o=True, jump_in=True)
     scene = Scene("classic", ["Ann", "Bea", "Cy", "Dan"], top="red-5", options=options,
                   hands={"Cy": "red-7 blue-1 blue-2"})
     v = whos_next(scene, "Ann", "red-7", target="Bea")
     jumped = next(c for c in v.cases if c.choice["kind"] == "jump_in" and c.choice["yes"])
-    targets = [c.choice["target"] for c in jumped.verdict.cases]
-    assert jumped.verdict.depends_on == "whom Cy swaps hands with"
-    assert targets == ["Ann", "Bea", "Dan"]
-    assert jumped.verdict.next_player == "Dan"  # every swap agrees on that
+    # Every seat Cy may swap with was played out; they agree on all the question asks, so
+    # the answer names none of them (not Ann alone, as it did).
+    assert jumped.verdict.next_player == "Dan"
+    assert "Cy swaps hands with another player, then Dan plays" in jumped.verdict.outcome
+    # Where the swap leaves someone on one card, the targets differ: a case each.
+    scene = Scene("classic", ["Ann", "Bea", "Cy", "Dan"], top="red-5", options=options,
+                  hands={"Cy": "red-7 blue-1", "Dan": 1})
+    v = whos_next(scene, "Ann", "red-7", target="Bea")
+    jumped = next(c for c in v.cases if c.choice["kind"] == "jump_in" and c.choice["yes"])
+    found = jumped.verdict
+    while found.depends_on != "whom Cy swaps hands with":
+        found = found.cases[0].verdict
+    assert {c.choice.get("target") for c in found.cases} >= {"Dan"}
 
 
 # -- 9. a question no case can follow is refused (api.md: 400) -------------------------------
