@@ -57,3 +57,12 @@ def test_every_form_that_takes_names_refuses_ann_and_ann(table):
     # The Jackpot's spinner.
     page = table.client.get("/jackpot?players=Ann,ann,Cy")
     assert same + ": add an initial" in table.text(page)
+
+
+def test_steps_with_no_name_start_as_sentences(table):
+    # "Can I play this?" names no player: its steps still begin with a capital.
+    page = ask(table, "play", {"variant": "classic", "top": "red-5", "card": "wild-draw4",
+                               "hand": "wild-draw4 red-1"})
+    steps = [table.text(li) for li in table.page(page).select("#answer ol.steps li")]
+    assert steps[0] == "The player plays Wild Draw 4"
+    assert all(s[:1].isupper() for s in steps), steps
