@@ -186,7 +186,7 @@ def _refusals_in_place(response: Response) -> Response:
     return htmx.mark_in_place(response)
 
 
-@bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<int:turn>")
+@bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<small:turn>")
 def reveal(game_id: int, spin_id: int, turn: int) -> str:
     """A dealt rule card in large type, for its player: on their own phone, or on the
     shared phone passed to them. Showing it there is the reveal: it is recorded (once),
@@ -291,7 +291,7 @@ def _cards_page(game: store.GameRecord, saved: int | None = None) -> str:
         suggestions=SUGGESTIONS, set_aside=game.variant.rule_cards - sum(shares), phone=phone)
 
 
-@bp.route("/games/<id:game_id>/jackpot/cards/<int:seat>", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/jackpot/cards/<small:seat>", methods=["GET", "POST"])
 @viewers_may_post
 def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
     """One player writes (or rewrites) their share of the rule cards, on the phone that
@@ -328,7 +328,7 @@ def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
     return redirect(url_for("jackpot.rule_cards", game_id=game_id, saved=seat), 303)
 
 
-@bp.post("/games/<id:game_id>/jackpot/cards/<int:seat>/tear-up")
+@bp.post("/games/<id:game_id>/jackpot/cards/<small:seat>/tear-up")
 @viewers_may_post
 def tear_up(game_id: int, seat: int) -> Response:
     """Tear up the seat's cards that this phone cannot read (written on another phone,
