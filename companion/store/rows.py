@@ -14,6 +14,7 @@ import sqlite_utils
 import engine
 from engine import Card, ScoringMode, TableOptions
 
+from ..db import transaction
 from .records import GameRecord, Hand, Holding
 
 
@@ -24,14 +25,8 @@ def snapshot(db: sqlite_utils.Database) -> Iterator[None]:
     if db.conn.in_transaction:
         yield
         return
-    db.execute("BEGIN")
-    try:
+    with transaction(db):
         yield
-    except BaseException:
-        if db.conn.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 def read_setups(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> dict[int, GameRecord]:

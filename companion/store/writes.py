@@ -149,7 +149,7 @@ def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_ou
                 holdings: Iterable[Holding], device: str = "") -> None:
     """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
-    _require_recent(db, game, hand.id)
+    require_changeable(db, game, hand.id)
     score_with(db, game, hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     db.table("hands").update(hand.id, {"went_out": went_out})
     db.table("holdings").delete_where("hand_id = ?", [hand.id])
@@ -173,7 +173,7 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     if (row["deleted_at"] is not None) == deleted:
         raise ConflictError("That hand was already deleted: nothing more was changed." if deleted
                             else "That hand is already back in the game.", game.id)
-    _require_recent(db, game, hand_id)
+    require_changeable(db, game, hand_id)
     if not deleted:
         if game.hand_count >= MAX_GAME_HANDS:
             raise ConflictError(f"This game has {MAX_GAME_HANDS:,} hands, the most one game "
@@ -190,9 +190,10 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     _touch(db, game)
 
 
-def _require_recent(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> None:
+def require_changeable(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> None:
     """Refuse to change a hand with :data:`CHANGEABLE_HANDS` live hands or more after it
-    (counted no further than that), unless the history cannot be scored as it is."""
+    (counted no further than that), unless the history cannot be scored as it is: the one
+    check and wording, for the store's writes and the views' forms alike."""
     if game.problem is not None:
         return
     later = db.execute("select count(*) from (select 1 from hands where game_id = ? and "

@@ -222,3 +222,10 @@ def test_the_readme_layout_names_every_module():
     missing = {name for name in modules() if name.rsplit(".", 1)[-1] not in named
                and name not in ("companion", "companion.store")}
     assert missing == set()
+
+
+def test_a_transaction_is_rolled_back_in_one_place():
+    # One way to open, commit and roll back (db.transaction), not a copy per module.
+    found = [name for name in modules()
+             if re.search(r"""["']ROLLBACK["']""", modules()[name].read_text(), re.IGNORECASE)]
+    assert found == ["companion.db"]
