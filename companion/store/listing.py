@@ -29,7 +29,7 @@ def list_games(db: sqlite_utils.Database, device: str | None, *, in_progress: bo
 def list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
     """Store where the home page lists the game (derived: written with every change)."""
     in_progress = int(game.accepts_hands or game.problem is not None)
-    db.table("games").update(game.id, {"in_progress": in_progress})
+    db.execute("update games set in_progress = ? where id = ?", [in_progress, game.id])
 
 
 def fill_listing_state(db: sqlite_utils.Database) -> None:

@@ -51,8 +51,11 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
                       "submitted: nothing was saved twice. Here is the game as it is now.")
         # Checkpointed first (nothing to do unless some hands are not), so that a game
         # whose checkpoints went (an upgrade, a manual fix) is scored once, not twice.
-        keep_checkpoints(db, game_id)
-        game = load_game(db, game_id, cache)
+        # One read: from the cache when it holds this version (its checkpoints were kept
+        # with it), else the rows, from which the checkpoints are kept at once.
+        row = db.execute("select version from games where id = ?", [game_id]).fetchone()
+        game = cache.get(game_id, row[0]) if cache and row else None
+        game = game or (keep_checkpoints(db, game_id) if row else None)
         if game is None or (game.deleted_at and not allow_deleted):
             raise NoSuchGame("There is no such game. It may have been deleted.")
         if version is not None and version != game.version:
@@ -62,8 +65,7 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
         spend(db, submission, digest)
         row = db.execute("select version from games where id = ?", [game_id]).fetchone()
         if row[0] != game.version:
-            keep_checkpoints(db, game_id)
-            changed = load_game(db, game_id)  # read from the checkpoint just written
+            changed = keep_checkpoints(db, game_id)
             if changed is not None:
                 list_as(db, changed)
     # Only a committed state may be cached: a rolled-back one would be served later.
@@ -136,9 +138,10 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     if game.no_more_hands:
         raise ConflictError(game.no_more_hands, game.id)
     engine.score_hand(game.scored, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
-    hand_id = inserted_id(db.table("hands").insert({
-        "game_id": game.id, "went_out": went_out, "created_at": now(),
-    }))
+    cursor = db.execute("insert into hands (game_id, went_out, created_at) values (?, ?, ?)",
+                        [game.id, went_out, now()])
+    assert cursor.lastrowid is not None
+    hand_id = cursor.lastrowid
     insert_holdings(db, hand_id, holdings)
     _touch(db, game)
     forget_draft(db, game.id, 0, device)
@@ -237,14 +240,12 @@ def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = Tru
 
 def insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:
     """Insert what each opponent held in a hand (inside the caller's transaction)."""
-    db.table("holdings").insert_all(
-        {"hand_id": hand_id, "seat": h.seat, "cards": engine.cards_text(h.cards),
-         "points": h.points, "typed": int(h.typed)}
-        for h in holdings
-    )
+    db.conn.executemany(
+        "insert into holdings (hand_id, seat, cards, points, typed) values (?, ?, ?, ?, ?)",
+        [(hand_id, h.seat, engine.cards_text(h.cards), h.points, int(h.typed)) for h in holdings])
 
 
 def _touch(db: sqlite_utils.Database, game: GameRecord) -> None:
     # The version itself is bumped by the database's triggers on every changed row
     # (db.bump_versions_on_any_change), so no change can forget it.
-    db.table("games").update(game.id, {"updated_at": now()})
+    db.execute("update games set updated_at = ? where id = ?", [now(), game.id])
