@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 import engine
 from engine import LeverCall, LeverOutcome
-from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
+from engine.jackpot import LEVER_OUTCOMES, OPENING_RANKS, lever_fairness, spin
 
 from . import htmx, live, store
 from .db import get_db
@@ -116,7 +116,7 @@ def pull(game_id: int) -> Response | tuple[str, int]:
     game = jackpot_game_or_404(game_id)
     form, n = request.form, len(game.players)
     opening = form.get("opening") or None
-    first_cards = {r.value: r for r in (engine.Rank.JACKPOT, engine.Rank.WILD_JACKPOT)}
+    first_cards = {r.value: r for r in OPENING_RANKS}
     try:
         if opening is not None and opening not in first_cards:
             raise FormErrors({"opening": "A Jackpot or a Wild Jackpot can be turned up first."})
@@ -134,9 +134,8 @@ def pull(game_id: int) -> Response | tuple[str, int]:
                             cache=get_cache()) as game:
             out = frozenset(game.standings.eliminated)
             if opening:  # R19: the dealer of the hand being played is the next dealer
-                wild = first_cards[opening] is engine.Rank.WILD_JACKPOT
-                call = LeverCall.first_card(wild=wild, dealer=game.next_dealer, players=n,
-                                            out=out)
+                call = LeverCall.first_card(first_cards[opening], dealer=game.next_dealer,
+                                            players=n, out=out)
             else:
                 assert puller is not None
                 call = LeverCall(spin(rng), puller, n, direction, out=out)

@@ -19,7 +19,7 @@ game waits for and :attr:`Game.to_act` who decides it.
 direction, the phase and the options. Its sections, in order: the settings and
 hooks a variant sets; deck and points; the read-only views; the moves every rule
 is made of (public where a special card's phase makes them, see
-:class:`engine.phases.Table`); building, saving and replaying a game; what may
+:class:`engine.phases.PhaseHost`); building, saving and replaying a game; what may
 be done now; and the turn machine, :meth:`Game.apply`.
 
 Every phase is an object that holds its own state and answers its own questions
@@ -482,7 +482,7 @@ class Game:
         return f"<{type(self).__name__} {self._n} players: {state}>"
 
     # -- the moves every rule is made of -----------------------------------------------
-    # Public: a special card's phase (engine.phases.base.Table) makes them too. They
+    # Public: a special card's phase (engine.phases.base.PhaseHost) makes them too. They
     # change the game without checking anything: they are for rules, not for players.
 
     def event(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
@@ -555,7 +555,7 @@ class Game:
         self._drawn.card = None
         self._exposed.clear()
 
-    # -- more moves a special card's phase makes (engine.phases.base.Table) -------------------
+    # -- more moves a special card's phase makes (engine.phases.base.PhaseHost) -------------------
 
     @property
     def reverse_skips(self) -> bool:

@@ -142,30 +142,39 @@ def keep_checkpoints(db: sqlite_utils.Database, game_id: int) -> GameRecord | No
     game = games[game_id]
     start = latest_checkpoints(db, games)[game_id]
     hands = hands_from(db, game, start)
-    _write_checkpoints(db, game_id, start, hands)
-    return replay(game, start, hands)
+    scored, problem = _write_checkpoints(db, game_id, start, hands)
+    # What replay() gives, from the same scoring: each hand is scored once.
+    return replace(game, scored=scored, problem=problem,
+                   hand_count=start.hands + sum(h.number > start.hands for h in hands),
+                   last_hand=hands[-1] if hands else None)
 
 
 def _write_checkpoints(db: sqlite_utils.Database, game_id: int, start: Checkpoint,
-                       hands: list[Hand]) -> None:
-    """The checkpoints ``hands`` (after ``start``, as :func:`hands_from` reads them) call for."""
+                       hands: list[Hand]) -> tuple[Standings, str | None]:
+    """Write the checkpoints ``hands`` (after ``start``, as :func:`hands_from` reads them)
+    call for; return the standings they lead to (each hand's score kept, as
+    :func:`replay`'s) and what stops them from being scored, if anything."""
     standings, problem, last = start.scored, start.problem, None
+    scores = list(standings.hands)
     for hand in hands:
         last = hand
         if hand.number == start.hands:  # the checkpoint's own last hand
             continue
         if problem is None:
             standings, problem = score_on(replace(standings, hands=()), [hand])
+            scores += standings.hands
         if hand.number % CHECKPOINT_EVERY == 0:
             _write_checkpoint(db, game_id, standings, problem, last)
+    scored = replace(standings, hands=tuple(scores))
     if last is None or last.number == start.hands:
-        return  # nothing after the latest checkpoint: it stands
+        return scored, problem  # nothing after the latest checkpoint: it stands
     _write_checkpoint(db, game_id, standings, problem, last)
     # The latest and one every CHECKPOINT_EVERY hands are kept; any of another version of the app go.
     count = last.number if last else 0
     db.execute("delete from checkpoints where game_id = ? and hands != ? and "
                "(hands % ? != 0 or hands > ? or scored_by != ?)",
                [game_id, count, CHECKPOINT_EVERY, count, SCORED_BY])
+    return scored, problem
 
 
 def _write_checkpoint(db: sqlite_utils.Database, game_id: int, scored: Standings,
