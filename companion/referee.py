@@ -2,7 +2,7 @@
 shown (or given as JSON), and the rulings a game's table chose to keep.
 
 The app never decides a rule: each check page turns its fields into the scene they
-describe and the question asked of it (:func:`companion.referee_forms.ask`), and shows the
+describe and the question asked of it (:func:`companion.referee_checks.ask`), and shows the
 Verdict as the referee wrote it.
 """
 
@@ -38,7 +38,7 @@ from .decks import deck_grid
 from .errors import row_id
 from .forms import MAX_CARDS_TEXT, FormErrors, name_key
 from .gate import get_game_or_404, require_change
-from .referee_forms import (
+from .referee_checks import (
     BY_SLUG,
     MAIN,
     SPECIAL,
@@ -51,8 +51,8 @@ from .referee_forms import (
     read_fields,
     read_table,
 )
-from .referee_forms import Field as FormField
-from .referee_forms import sentence as _sentence
+from .referee_checks import Field as FormField
+from .referee_checks import sentence as _sentence
 from .urls import fixed_url
 
 bp = Blueprint("referee", __name__)

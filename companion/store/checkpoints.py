@@ -18,8 +18,8 @@ import engine
 from engine import Standings
 
 from ..db import writing
+from .decoding import read_hands, read_setups, select_rows
 from .records import GameRecord, Hand
-from .rows import read_hands, read_setups, select_rows
 
 #: Besides the latest, a checkpoint is kept every this many hands: undoing, changing a
 #: recent hand or showing a page of the history scores at most this many hands again.

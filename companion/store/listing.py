@@ -10,7 +10,7 @@ import sqlite_utils
 
 from ..db import writing
 from .cache import GameCache
-from .reading import load_game, load_games
+from .loading import load_game, load_games
 from .records import GameRecord
 
 #: Games listed per page on the home page.

@@ -22,12 +22,12 @@ from . import access
 from .cache import GameCache
 from .checkpoints import keep_checkpoints
 from .conflicts import ConflictError, NoSuchGame, StaleError
+from .decoding import inserted_id
 from .drafts import forget_draft
 from .keys import check_unspent, digest, spend
 from .listing import list_as
-from .reading import load_game, score_with
+from .loading import load_game, score_with
 from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
-from .rows import inserted_id
 
 
 @contextmanager
