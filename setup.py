@@ -37,8 +37,8 @@ COMPILED_MODULES = [
     "engine/phases/jackpot_discard.py",
     "engine/phases/jackpot_lever.py",
     "engine/phases/name_color.py",
+    "engine/results.py",
     "engine/simulate.py",
-    "engine/state.py",
     "engine/variants.py",
 ]
 #: Names mypyc's shared library (GROUP__mypyc), which all the compiled modules load.

@@ -8,7 +8,7 @@ the same run, its requests taken in turn with the page's: serving the static
 stylesheet (the framework's own floor). The goal is
 every page within 10x that floor, flat from 10 to 1,000 hands and games.
 
-    python bench/app.py [--games 10 1000] [--hands 10 1000] [--repeat 30]
+    python bench/app.py [--games 10 1000] [--hands 10 999] [--repeat 30]
 
 The first request of each page is printed apart, as "cold": the history here is built in
 bulk, without the checkpoints of its standings a change writes (bench/write.py times
@@ -24,7 +24,9 @@ game the bench stores: a phone that was given no link gets 404 on a game's pages
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import random
 import re
 import statistics
@@ -45,6 +47,8 @@ from engine.jackpot import spin
 from engine.referee import Position, Replay
 
 GOAL = 10.0
+#: UNO_BENCH_SMOKE=1 (tests/test_bench.py): every default size and page, each timed once.
+SMOKE = os.environ.get("UNO_BENCH_SMOKE") == "1"
 #: The bench's phone: the scorekeeper of every game it stores.
 DEVICE = access.new_device()
 #: The card picker's HTML, by opponents: the goals the phone set (issue: fits the phone).
@@ -91,6 +95,16 @@ def build_history(path: str, games: int, hands: int, seed: int) -> int:
     store.fill_listing_state(db)
     db.close()
     return big
+
+
+@contextlib.contextmanager
+def scratch_folder():
+    """A temporary folder for the bench's databases, removed afterwards: in memory
+    (/dev/shm, building is then quick) unless TMPDIR names another place."""
+    shm = Path("/dev/shm")
+    memory = shm if shm.is_dir() and "TMPDIR" not in os.environ else None
+    with tempfile.TemporaryDirectory(prefix="uno-bench-", dir=memory) as folder:
+        yield Path(folder)
 
 
 def timed(client, method: str, url: str, repeat: int, status: int = 200,
@@ -275,9 +289,13 @@ def measure(games: int, hands: int, repeat: int,
             only_referee: bool = False) -> list[dict[str, float | int | str]]:
     """Time every page (or only the referee's and the rules') over a fresh history of this
     size."""
-    shm = Path("/dev/shm")  # memory-backed where there is one: building is then quick
-    folder = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else None))
-    path = str(folder / "bench.sqlite3")
+    with scratch_folder() as folder:
+        return measure_in(str(folder / "bench.sqlite3"), games, hands, repeat, only_referee)
+
+
+def measure_in(path: str, games: int, hands: int, repeat: int,
+               only_referee: bool) -> list[dict[str, float | int | str]]:
+    """measure(), its database at ``path``."""
     app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
     big = build_history(path, games, hands, seed=1)
     client = phone(app)
@@ -319,20 +337,20 @@ def measure(games: int, hands: int, repeat: int,
 
 def picker_sizes() -> dict[int, int]:
     """Bytes of the card picker's HTML for 3 opponents (4 players) and 9 (10 players)."""
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"DATABASE": str(folder / "sizes.sqlite3"), "SECRET_KEY": "bench"})
-    db = open_db(app.config["DATABASE"])
-    classic = engine.find_variant("classic")
-    sizes = {}
-    for opponents in PICKER_GOALS:
-        game_id = store.create_game(db, store.GameSetup(
-            variant=classic, mode=engine.ScoringMode.STANDARD, target=500,
-            options=classic.default_options(),
-            players=tuple(f"Player {n}" for n in range(opponents + 1)), dealer=0),
-            keeper=DEVICE)
-        with phone(app) as client:
-            sizes[opponents] = len(client.get(f"/games/{game_id}/hands/new?out=0").data)
-    db.close()
+    with scratch_folder() as folder:
+        app = create_app({"DATABASE": str(folder / "sizes.sqlite3"), "SECRET_KEY": "bench"})
+        db = open_db(app.config["DATABASE"])
+        classic = engine.find_variant("classic")
+        sizes = {}
+        for opponents in PICKER_GOALS:
+            game_id = store.create_game(db, store.GameSetup(
+                variant=classic, mode=engine.ScoringMode.STANDARD, target=500,
+                options=classic.default_options(),
+                players=tuple(f"Player {n}" for n in range(opponents + 1)), dealer=0),
+                keeper=DEVICE)
+            with phone(app) as client:
+                sizes[opponents] = len(client.get(f"/games/{game_id}/hands/new?out=0").data)
+        db.close()
     return sizes
 
 
@@ -340,12 +358,16 @@ def main() -> None:
     """Measure each history size and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10, 1000])
-    parser.add_argument("--hands", type=int, nargs="+", default=[10, 1000])
-    parser.add_argument("--repeat", type=int, default=30)
+    # The biggest game one hand short of the cap: the card picker is for one more hand.
+    parser.add_argument("--hands", type=int, nargs="+", default=[10, store.MAX_GAME_HANDS - 1])
+    parser.add_argument("--repeat", type=int, default=1 if SMOKE else 30)
     parser.add_argument("--referee", action="store_true",
                         help="time only the referee's and the rules' pages")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    if max(args.hands) >= store.MAX_GAME_HANDS:
+        parser.error(f"a game keeps at most {store.MAX_GAME_HANDS} hands: the card picker "
+                     f"times one more, so --hands goes up to {store.MAX_GAME_HANDS - 1}")
 
     results = {}
     for games in args.games:

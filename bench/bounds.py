@@ -9,6 +9,7 @@ and 256 KB; tests/app/test_bounds.py asserts the sizes (never the times).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -54,7 +55,9 @@ def cases(token: str) -> list[tuple[str, str, str, dict[str, Any], dict[str, str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    # UNO_BENCH_SMOKE=1 (tests/test_bench.py): every request, each timed once.
+    smoke = os.environ.get("UNO_BENCH_SMOKE") == "1"
+    parser.add_argument("--repeat", type=int, default=1 if smoke else 5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"TESTING": False, "SECRET_KEY": "bench",

@@ -17,6 +17,7 @@ the every-action-alike player instead).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -241,16 +242,18 @@ def verdict(rows: Sequence[Row]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The benchmark's command-line arguments."""
+    """The benchmark's command-line arguments. With UNO_BENCH_SMOKE=1 (tests/test_bench.py)
+    every variant and player count is played, 5 hands each, once."""
+    smoke = os.environ.get("UNO_BENCH_SMOKE") == "1"
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=500,
+    parser.add_argument("--games", type=int, default=5 if smoke else 500,
                         help="hands per variant and player count (default 500)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6],
                         help="player counts (default 2 4 6; a variant skips counts it cannot seat)")
     parser.add_argument("--variants", nargs="+", default=[v.name for v in VARIANTS],
                         help="variants to time (default all)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first hand (default 1)")
-    parser.add_argument("--repeat", type=int, default=3,
+    parser.add_argument("--repeat", type=int, default=1 if smoke else 3,
                         help="time each batch this many times and keep the fastest (default 3)")
     parser.add_argument("--batch", type=int, default=50,
                         help="hands per batch, RLCard and ours taking turns (default 50)")

@@ -475,18 +475,23 @@ async def main(args: argparse.Namespace) -> None:
 
 
 def parse() -> argparse.Namespace:
+    # UNO_BENCH_SMOKE=1 (tests/test_bench.py): every step and phase, each a hundredth of
+    # the tables, one second long, a hand a second, 20 requests timed for each cost.
+    smoke = os.environ.get("UNO_BENCH_SMOKE") == "1"
+    steps = [100, 200, 400, 700, 1000, 1400, 2000]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+",
-                        default=[100, 200, 400, 700, 1000, 1400, 2000])
-    parser.add_argument("--seconds", type=float, default=15.0, help="measured per step")
+                        default=[n // 100 for n in steps] if smoke else steps)
+    parser.add_argument("--seconds", type=float, default=1.0 if smoke else 15.0,
+                        help="measured per step")
     parser.add_argument("--hand-every", type=float, default=180.0,
                         help="simulated seconds between a table's hands")
-    parser.add_argument("--speed", type=float, default=1.0,
+    parser.add_argument("--speed", type=float, default=180.0 if smoke else 1.0,
                         help="simulated seconds per real second (hands only)")
     parser.add_argument("--writers", type=int, default=50)
     parser.add_argument("--tapping", type=float, default=1.0,
                         help="seconds between a person's taps, for the writers' second run")
-    parser.add_argument("--cost-requests", type=int, default=2000)
+    parser.add_argument("--cost-requests", type=int, default=20 if smoke else 2000)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--threads", type=int)
     parser.add_argument("--serve-bare", action="store_true", help=argparse.SUPPRESS)

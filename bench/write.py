@@ -30,7 +30,6 @@ import importlib.util
 import re
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -64,12 +63,11 @@ def save_form(client, game_id: int, hand_id: int = 0) -> dict[str, str]:
 
 
 class Table:
-    """One fresh database holding one game of ``hands`` hands, and the app's phone on it."""
+    """One fresh database (in ``folder``) holding one game of ``hands`` hands, and the app's
+    phone on it."""
 
-    def __init__(self, hands: int):
-        shm = Path("/dev/shm")
-        folder = Path(tempfile.mkdtemp(dir=shm if shm.is_dir() else None))
-        path = str(folder / "bench.sqlite3")
+    def __init__(self, folder: Path, hands: int):
+        path = str(folder / f"bench-{hands}.sqlite3")
         self.app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
         self.game = bench_app.build_history(path, 1, hands, seed=1)
         self.hands = hands
@@ -120,7 +118,13 @@ WHAT = ("save", "edit", "scoreboard", "undo")
 def measure(sizes: list[int], repeat: int) -> list[dict[str, float]]:
     """Median milliseconds of each request per size; the sizes' requests taken in turn, so
     that all see the same load on the machine."""
-    tables = [Table(n) for n in sizes]
+    with bench_app.scratch_folder() as folder:
+        return measure_in(folder, sizes, repeat)
+
+
+def measure_in(folder: Path, sizes: list[int], repeat: int) -> list[dict[str, float]]:
+    """measure(), its databases in ``folder``."""
+    tables = [Table(folder, n) for n in sizes]
     figures = [{"first read": t.scoreboard()} for t in tables]
     times: list[dict[str, list[float]]] = [{w: [] for w in WHAT} for _ in tables]
     for _ in range(repeat):
@@ -136,7 +140,7 @@ def main() -> None:
     """Measure both sizes and print the table and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, nargs=2, default=[10, 980])
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=1 if bench_app.SMOKE else 15)
     args = parser.parse_args()
     if max(args.hands) + args.repeat > store.MAX_GAME_HANDS:
         parser.error(f"a game keeps at most {store.MAX_GAME_HANDS} hands: leave room for "

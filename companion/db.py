@@ -174,15 +174,22 @@ def writing(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     if db.conn.in_transaction:
         raise RuntimeError("a write transaction is already open")
     turn = _turns_of.get(db)
-    with turn.taken() if turn else nullcontext():
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            if db.conn.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+    with turn.taken() if turn else nullcontext(), transaction(db, "BEGIN IMMEDIATE"):
+        yield db
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database, begin: str = "BEGIN") -> Iterator[None]:
+    """``begin``, then COMMIT, or ROLLBACK if anything is raised inside: the one place a
+    transaction is opened and closed (the write turn's above, the store's snapshots)."""
+    db.execute(begin)
+    try:
+        yield
+    except BaseException:
+        if db.conn.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 class ConnectionPool:

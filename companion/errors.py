@@ -81,6 +81,13 @@ class IdConverter(IntegerConverter):
         super().__init__(map, min=1, max=MAX_ID)
 
 
+class SmallNumberConverter(IntegerConverter):
+    """``<small:seat>``: a seat or a place in a short list, at most four digits, so a number
+    SQLite cannot hold is a 404, not an overflow (the view answers 404 past its own end)."""
+
+    regex = r"0|[1-9][0-9]{0,3}"
+
+
 def row_id(value: object) -> int | None:
     """A row id from a query string or form field; None for anything else (junk, 0, too big)."""
     text = str(value).strip() if value is not None else ""
@@ -167,6 +174,7 @@ def _refuse_unknown_host() -> None:
 def init_app(app: Flask) -> None:
     """Register the error pages, the host refusal and the ``id`` URL converter."""
     app.url_map.converters["id"] = IdConverter
+    app.url_map.converters["small"] = SmallNumberConverter
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(SecurityError, _refused_host)
     app.register_error_handler(sqlite3.DatabaseError, _database_error)

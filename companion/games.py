@@ -85,7 +85,7 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
                    import_error: str | None = None) -> str:
     args = request.values
     try:
-        variant = engine.find_variant(args.get("variant") or "classic")
+        variant = engine.find_variant(args.get("variant") or engine.VARIANTS[0].name)
     except ValueError:
         variant = engine.VARIANTS[0]
     # Every seat any variant allows gets an input (a variant change leaves the

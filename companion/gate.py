@@ -2,7 +2,7 @@
 
 Each browser is a ``device``: a random key kept in its signed session cookie, made when
 it first starts a game or opens a share link. Before any view of a game runs (every URL
-with a ``game_id``), :func:`guard` asks :mod:`companion.access` what this device may do:
+with a ``game_id``), :func:`guard` asks :mod:`companion.store.access` what this device may do:
 a stranger gets the same 404 as for a game that does not exist (ids are sequential, so
 they must open nothing), a viewer may look but any change is a 403, a scorekeeper may
 do everything. Views that load a game named elsewhere (the referee's ``?game=``) go

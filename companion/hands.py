@@ -127,10 +127,7 @@ def _live_hand(game: store.GameRecord, hand_id: int) -> store.Hand:
 def _changeable_hand(game: store.GameRecord, hand_id: int) -> store.Hand:
     """A live hand the table may still change (the store refuses older ones too)."""
     hand = _live_hand(game, hand_id)
-    if not game.can_change(hand):
-        raise store.ConflictError(
-            f"Hand {hand.number} is more than {store.CHANGEABLE_HANDS} hands back: it can no "
-            "longer be changed or deleted.", game.id)
+    store.require_changeable(get_db(), game, hand.id)
     return hand
 
 

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 import engine
 from engine import LeverCall, LeverOutcome
-from engine.jackpot import LEVER_OUTCOMES, lever_fairness, spin
+from engine.jackpot import LEVER_OUTCOMES, OPENING_RANKS, lever_fairness, spin
 
 from . import htmx, live, store
 from .db import get_db
@@ -113,7 +113,7 @@ def pull(game_id: int) -> Response | tuple[str, int]:
     game = jackpot_game_or_404(game_id)
     form, n = request.form, len(game.players)
     opening = form.get("opening") or None
-    first_cards = {r.value: r for r in (engine.Rank.JACKPOT, engine.Rank.WILD_JACKPOT)}
+    first_cards = {r.value: r for r in OPENING_RANKS}
     try:
         if opening is not None and opening not in first_cards:
             raise FormErrors({"opening": "A Jackpot or a Wild Jackpot can be turned up first."})
@@ -131,9 +131,8 @@ def pull(game_id: int) -> Response | tuple[str, int]:
                             cache=get_cache()) as game:
             out = frozenset(game.standings.eliminated)
             if opening:  # R19: the dealer of the hand being played is the next dealer
-                wild = first_cards[opening] is engine.Rank.WILD_JACKPOT
-                call = LeverCall.first_card(wild=wild, dealer=game.next_dealer, players=n,
-                                            out=out)
+                call = LeverCall.first_card(first_cards[opening], dealer=game.next_dealer,
+                                            players=n, out=out)
             else:
                 assert puller is not None
                 call = LeverCall(spin(rng), puller, n, direction, out=out)
@@ -183,7 +182,7 @@ def _refusals_in_place(response: Response) -> Response:
     return htmx.mark_in_place(response)
 
 
-@bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<int:turn>")
+@bp.get("/games/<id:game_id>/jackpot/spins/<id:spin_id>/cards/<small:turn>")
 def reveal(game_id: int, spin_id: int, turn: int) -> str:
     """A dealt rule card in large type, for its player: on their own phone, or on the
     shared phone passed to them. Showing it there is the reveal: it is recorded (once),
@@ -288,7 +287,7 @@ def _cards_page(game: store.GameRecord, saved: int | None = None) -> str:
         suggestions=SUGGESTIONS, set_aside=game.variant.rule_cards - sum(shares), phone=phone)
 
 
-@bp.route("/games/<id:game_id>/jackpot/cards/<int:seat>", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/jackpot/cards/<small:seat>", methods=["GET", "POST"])
 @viewers_may_post
 def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
     """One player writes (or rewrites) their share of the rule cards, on the phone that
@@ -325,7 +324,7 @@ def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
     return redirect(url_for("jackpot.rule_cards", game_id=game_id, saved=seat), 303)
 
 
-@bp.post("/games/<id:game_id>/jackpot/cards/<int:seat>/tear-up")
+@bp.post("/games/<id:game_id>/jackpot/cards/<small:seat>/tear-up")
 @viewers_may_post
 def tear_up(game_id: int, seat: int) -> Response:
     """Tear up the seat's cards that this phone cannot read (written on another phone,

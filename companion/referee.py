@@ -2,7 +2,7 @@
 shown (or given as JSON), and the rulings a game's table chose to keep.
 
 The app never decides a rule: each check page turns its fields into the scene they
-describe and the question asked of it (:func:`companion.referee_forms.ask`), and shows the
+describe and the question asked of it (:func:`companion.referee_checks.ask`), and shows the
 Verdict as the referee wrote it.
 """
 
@@ -38,12 +38,12 @@ from .decks import deck_grid
 from .errors import row_id
 from .forms import MAX_CARDS_TEXT, FormErrors
 from .gate import get_game_or_404, require_change
-from .referee_forms import (
+from .referee_checks import (
     BY_SLUG,
     MAIN,
     SPECIAL,
     Check,
-    Table,
+    TableForm,
     ask,
     citation_path,
     offered,
@@ -51,8 +51,8 @@ from .referee_forms import (
     read_fields,
     read_table,
 )
-from .referee_forms import Field as FormField
-from .referee_forms import sentence as _sentence
+from .referee_checks import Field as FormField
+from .referee_checks import sentence as _sentence
 from .urls import fixed_url
 
 bp = Blueprint("referee", __name__)
@@ -62,7 +62,7 @@ bp.add_app_template_global(citation_path, "citation_url")
 # -- the table ------------------------------------------------------------------------------
 
 
-def current_table(values: Mapping[str, Any]) -> Table:
+def current_table(values: Mapping[str, Any]) -> TableForm:
     """The table a request is about: its ``game`` (404 if there is none such), else the
     variant, seats and options it names (400, saying what is wrong, for an option out of
     its bounds)."""
@@ -89,7 +89,7 @@ def wants_json() -> bool:
     return best == "application/json"
 
 
-def _links(table: Table) -> dict[str, str]:
+def _links(table: TableForm) -> dict[str, str]:
     """The addresses a referee page links to, for this table."""
     query = table.query()
     out = {"index": fixed_url("referee.index", **query),
@@ -101,7 +101,7 @@ def _links(table: Table) -> dict[str, str]:
     return out
 
 
-def check_url(check: Check, table: Table) -> str:
+def check_url(check: Check, table: TableForm) -> str:
     """A check's page, for this table."""
     return fixed_url("referee.check", slug=check.slug, **table.query())
 
@@ -129,7 +129,7 @@ def specials() -> Any:
                         special_page=True)
 
 
-def _checks_json(table: Table, checks: list[Check]) -> Any:
+def _checks_json(table: TableForm, checks: list[Check]) -> Any:
     """A list of checks as JSON, with the replay's address and the session's CSRF token."""
     return jsonify({
         "variant": table.variant.name, "seats": list(table.seats),
@@ -138,7 +138,7 @@ def _checks_json(table: Table, checks: list[Check]) -> Any:
         "replay": fixed_url("referee.replay", **table.query()), "csrf_token": csrf_token()})
 
 
-def _checks_page(table: Table, checks: list[Check], specials: list[Check], *, here: str,
+def _checks_page(table: TableForm, checks: list[Check], specials: list[Check], *, here: str,
                  special_page: bool = False) -> str:
     """A list of checks to ask (and the special cards' to open), for this table; ``here``
     names the page's own view, where the table's fields send the form."""
@@ -234,7 +234,7 @@ def _json_refusal(errors: Mapping[str, str], status: int) -> Any:
                     "fields": {k: v for k, v in errors.items() if k}}), status
 
 
-def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
+def _check_page(check: Check, table: TableForm, values: Mapping[str, Any], *,
                 verdict: Verdict | None = None, errors: Mapping[str, str] | None = None,
                 status: int = 200, stale: str | None = None, saved: bool | None = None,
                 question: list[tuple[str, str]] | None = None) -> tuple[str, int]:
@@ -250,7 +250,7 @@ def _check_page(check: Check, table: Table, values: Mapping[str, Any], *,
     return html, status
 
 
-def _choices(table: Table) -> dict[str, list[tuple[str, str]]]:
+def _choices(table: TableForm) -> dict[str, list[tuple[str, str]]]:
     """What a select field offers, by the field's kind."""
     return {"lever": [(o.value, o.words) for o in LeverOutcome],
             "mode": [(m.value, m.label) for m in table.variant.scoring_modes]}
@@ -259,7 +259,7 @@ def _choices(table: Table) -> dict[str, list[tuple[str, str]]]:
 # -- the rulings log ------------------------------------------------------------------------
 
 
-def save_ruling(db: sqlite_utils.Database, table: Table, check: Check, verdict: Verdict,
+def save_ruling(db: sqlite_utils.Database, table: TableForm, check: Check, verdict: Verdict,
                 values: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
     """Keep a verdict on the game's rulings log, in one write transaction; a form sent
     twice (the same ``submission`` key) is kept once. Returns the ruling and whether it
@@ -358,7 +358,7 @@ def replay() -> Any:
                            table=table, links=_links(table))
 
 
-def _answerable(r: Replay, table: Table) -> Replay:
+def _answerable(r: Replay, table: TableForm) -> Replay:
     """``r``, if its answer stays small: each of its choices links the whole replay."""
     if len(r.text) > MAX_REPLAY:
         raise FormErrors({"p": "That replay link is far too long to be one of ours."})
@@ -377,7 +377,7 @@ def _action_count(text: str) -> int:
     return 0
 
 
-def _position(table: Table, values: Mapping[str, Any]) -> Position:
+def _position(table: TableForm, values: Mapping[str, Any]) -> Position:
     """The position the editor's fields set out; :class:`FormErrors` for what is missing."""
     errors: dict[str, str] = {}
     read: dict[str, Any] = {}
@@ -405,7 +405,7 @@ def _position(table: Table, values: Mapping[str, Any]) -> Position:
     return position.filled() if read["fill"] else position
 
 
-def _replay_url(r: Replay, table: Table) -> str:
+def _replay_url(r: Replay, table: TableForm) -> str:
     """The link that is this replay (the game's id kept, for the way back)."""
     query: dict[str, Any] = {"game": table.game.id} if table.game is not None else {}
     # Written as url_for writes a query, but the position (most of the link, and the same
@@ -426,14 +426,14 @@ def _quoted(text: str) -> str:
     return quote_plus(text, safe=URL_SAFE)
 
 
-def _choices_of(r: Replay, table: Table) -> list[dict[str, str]]:
+def _choices_of(r: Replay, table: TableForm) -> list[dict[str, str]]:
     """Each legal action now, its label, and the link that plays it."""
     return [{"action": c.action, "label": c.label,
              "url": _replay_url(replace(r, actions=(*r.actions, c.action)), table)}
             for c in r.choices()]
 
 
-def _replay_dict(r: Replay, table: Table) -> dict[str, Any]:
+def _replay_dict(r: Replay, table: TableForm) -> dict[str, Any]:
     """A replay as the engine gives it in plain values, each choice with its link."""
     out = r.to_dict()
     out["choices"] = [{**c, "url": _replay_url(replace(r, actions=(*r.actions, c["action"])),
@@ -441,7 +441,7 @@ def _replay_dict(r: Replay, table: Table) -> dict[str, Any]:
     return out
 
 
-def _replay_fields(table: Table) -> dict[str, Any]:
+def _replay_fields(table: TableForm) -> dict[str, Any]:
     """The editor as JSON: the fields a POST sets a position out with (a hand per seat,
     then :data:`REPLAY_FIELDS`), and the session's CSRF token."""
     hands = [{"name": f"hand-{i}", "kind": "cards", "label": f"{name}'s hand",
@@ -452,7 +452,7 @@ def _replay_fields(table: Table) -> dict[str, Any]:
             "csrf_token": csrf_token()}
 
 
-def _replay_editor(table: Table, values: Mapping[str, Any], errors: Mapping[str, str] | None = None,
+def _replay_editor(table: TableForm, values: Mapping[str, Any], errors: Mapping[str, str] | None = None,
                    status: int = 200) -> tuple[str, int]:
     html = render_template("referee_replay.html", replay=None, table=table, values=values,
                            errors=errors or {}, fields=REPLAY_FIELDS,
@@ -467,7 +467,7 @@ def _refusal(exc: FormErrors | RefereeError) -> dict[str, str]:
     return exc.errors if isinstance(exc, FormErrors) else {"": _sentence(str(exc))}
 
 
-def _replay_refused(table: Table, errors: Mapping[str, str], values: Mapping[str, Any]) -> Any:
+def _replay_refused(table: TableForm, errors: Mapping[str, str], values: Mapping[str, Any]) -> Any:
     if wants_json():
         return _json_refusal(errors, 400)
     return _replay_editor(table, values, errors, 400)

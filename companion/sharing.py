@@ -136,7 +136,7 @@ def _seat_page(game: store.GameRecord, refused: str | None = None) -> str:
                            claimed=access.seat_phones(get_db(), game.id))
 
 
-@bp.post("/games/<id:game_id>/seats/<int:seat>/free")
+@bp.post("/games/<id:game_id>/seats/<small:seat>/free")
 def free_seat(game_id: int, seat: int) -> Response:
     """The scorekeeper frees a seat: no phone is that player's own until one claims it.
     The cards written on that phone stay hidden (and counted) until torn up."""

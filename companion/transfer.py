@@ -25,6 +25,7 @@ import sqlite_utils
 
 import engine
 from engine import LeverCall, LeverOutcome, Rank, ScoringMode, TableOptions
+from engine.jackpot import OPENING_RANKS
 
 from . import store
 from .forms import (
@@ -336,7 +337,7 @@ def _spin(setup: store.GameSetup, raw: object,
                           for s in _list(spin.get("out"), f"{where}.out", n)))
     except ValueError as exc:
         raise ImportRefused(f"{where}: {exc}") from None
-    if call.opening not in (None, Rank.JACKPOT, Rank.WILD_JACKPOT):
+    if call.opening is not None and call.opening not in OPENING_RANKS:
         raise ImportRefused(f"{where}.opening: a Jackpot or a Wild Jackpot.")
     dealt = []
     for raw_card in _list(spin.get("cards"), f"{where}.cards", n):

@@ -19,7 +19,7 @@ game waits for and :attr:`Game.to_act` who decides it.
 direction, the phase and the options. Its sections, in order: the settings and
 hooks a variant sets; deck and points; the read-only views; the moves every rule
 is made of (public where a special card's phase makes them, see
-:class:`engine.phases.Table`); building, saving and replaying a game; what may
+:class:`engine.phases.PhaseHost`); building, saving and replaying a game; what may
 be done now; and the turn machine, :meth:`Game.apply`.
 
 Every phase is an object that holds its own state and answers its own questions
@@ -74,14 +74,14 @@ from .jackpot import RuleDispenser
 from .names import clean_name, names_problem
 from .options import MAX_UNO_PENALTY, TableOptions
 from .phases import SPECIAL_PHASES, JackpotLever, NameColor, Phase, PhaseRules, SpecialPhase
-from .scoring import ScoringMode
-from .state import (
+from .results import (
     CLASSIC_SECTIONS,
     HandNotOverError,
     HandResult,
     NoPointsError,
     SetupError,
 )
+from .scoring import ScoringMode
 
 # Importable from here as before: the variants, the app and the tests use them.
 __all__ = ["CLASSIC_SECTIONS", "RETURNED_FIRST", "Drawn", "Game", "HandNotOverError",
@@ -116,7 +116,6 @@ class Game:
         "_draw",
         "_drawn",
         "_events",
-        "_exposed",
         "_forced_play",
         "_hands",
         "_jump_in",
@@ -136,6 +135,7 @@ class Game:
         "_stack_rule",
         "_start_of_hand",
         "_to_act",
+        "_uno_owed",
         "_until_playable",
         "_winner",
         "dealer",
@@ -325,7 +325,7 @@ class Game:
         self._to_act: int | None = None
         self._phase = _P_TURN
         self._winner: int | None = None
-        self._exposed: list[int] = []
+        self._uno_owed: list[int] = []
         self._set_phases(Drawn(), Pending(), [phase_type(n) for phase_type in self.special_phases])
         self._events: list[Event] = []
         self._legal: tuple[Action, ...] | None = None
@@ -353,7 +353,7 @@ class Game:
         game._hands = [list(h) for h in self._hands]
         game._draw = list(self._draw)
         game._discard = list(self._discard)
-        game._exposed = list(self._exposed)
+        game._uno_owed = list(self._uno_owed)
         game._events = list(self._events)
         game._set_phases(self._drawn.copy(), self._pending.copy(),
                          [special.copy() for special in dict.fromkeys(self._specials.values())])
@@ -452,7 +452,7 @@ class Game:
     @property
     def uno_owed(self) -> tuple[int, ...]:
         """Seats at one card that have not called UNO and can be caught now (R6)."""
-        return tuple(s for s in self._exposed if len(self._hands[s]) == 1)
+        return tuple(s for s in self._uno_owed if len(self._hands[s]) == 1)
 
     @property
     def laid_aside(self) -> tuple[tuple[Card, ...], ...]:
@@ -483,7 +483,7 @@ class Game:
         return f"<{type(self).__name__} {self._n} players: {state}>"
 
     # -- the moves every rule is made of -----------------------------------------------
-    # Public: a special card's phase (engine.phases.base.Table) makes them too. They
+    # Public: a special card's phase (engine.phases.base.PhaseHost) makes them too. They
     # change the game without checking anything: they are for rules, not for players.
 
     def event(self, kind: EventKind, seat: int | None, topic: str, amount: int = 0,
@@ -507,8 +507,8 @@ class Game:
     def owe_uno(self, seat: int) -> None:
         """``seat`` is down to one card and owes the call."""
         # R6: the call is owed each time a player gets down to one card.
-        if self._penalty and seat not in self._exposed:
-            self._exposed.append(seat)
+        if self._penalty and seat not in self._uno_owed:
+            self._uno_owed.append(seat)
 
     def _take(self, seat: int) -> Card | None:
         draw = self._draw
@@ -554,9 +554,9 @@ class Game:
         self._to_act = None
         self._pending.clear()
         self._drawn.card = None
-        self._exposed.clear()
+        self._uno_owed.clear()
 
-    # -- more moves a special card's phase makes (engine.phases.base.Table) -------------------
+    # -- more moves a special card's phase makes (engine.phases.base.PhaseHost) -------------------
 
     @property
     def reverse_skips(self) -> bool:
@@ -980,7 +980,7 @@ class Game:
         }
         self._drawn.write_json(state)
         self._pending.write_json(state)
-        state["uno_owed"] = list(self._exposed)
+        state["uno_owed"] = list(self._uno_owed)
         # Every variant saves every special phase's state (a default where it has none),
         # so the saved format is the same for all: old saves and golden files load.
         specials = self._specials
@@ -1039,7 +1039,7 @@ class Game:
         game._winner = s["winner"]
         game._drawn.read_json(s)
         game._pending.read_json(s)
-        game._exposed = list(s["uno_owed"])
+        game._uno_owed = list(s["uno_owed"])
         for special in dict.fromkeys(game._specials.values()):
             special.read_json(dict(s))
         return game
@@ -1088,7 +1088,7 @@ class Game:
             # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
             # hands, so that call is made on its own afterwards).
             out.extend([c for c in map(CALLING_PLAYS.get, map(id, out)) if c is not None])
-        if self._exposed:
+        if self._uno_owed:
             self._add_calls(out)
         self._legal = tuple(out)
         return out
@@ -1127,7 +1127,7 @@ class Game:
 
     def _add_calls(self, out: list[Action]) -> None:
         n = self._n
-        for s in self._exposed:
+        for s in self._uno_owed:
             if len(self._hands[s]) == 1:
                 calls = _CALLS.get((n, s))
                 if calls is None:  # the same few actions every time: made once
@@ -1226,7 +1226,7 @@ class Game:
         assert s is not None
         if self._penalty == 0:
             return UnplayableCardError("no UNO call is needed at this table", "R6")
-        if s not in self._exposed or len(self._hands[s]) != 1:
+        if s not in self._uno_owed or len(self._hands[s]) != 1:
             return UnplayableCardError(
                 f"{self.players[s]} does not owe an UNO call now: only a player who got down "
                 "to one card, until the next player begins their turn", "R6")
@@ -1296,16 +1296,16 @@ class Game:
         else:  # out of turn, naming its actor: an UNO call, a catch, a jump-in
             kind = a.kind
             if kind is _K_UNO:
-                self._exposed.remove(actor)
+                self._uno_owed.remove(actor)
                 self.event(_V_UNO, actor, "uno")
             elif kind is _K_CATCH:
                 assert a.target is not None
-                self._exposed.remove(a.target)
+                self._uno_owed.remove(a.target)
                 self.event(EventKind.CATCH, actor, "uno", target=a.target)
                 self.draw_cards(a.target, self._penalty, "uno", "the penalty for not calling UNO")
             else:
                 assert a.card is not None
-                self._exposed.clear()
+                self._uno_owed.clear()
                 self.event(EventKind.JUMP, actor, "jump-in", cards=(a.card,))
                 self._to_act = actor
                 self._play(actor, a.card, a.color, a.target)
@@ -1331,8 +1331,8 @@ class Game:
                 self._go_out(seat, c)
                 return
             if calls:  # R6: called as the card went down, so nobody can catch it
-                if seat in self._exposed:
-                    self._exposed.remove(seat)
+                if seat in self._uno_owed:
+                    self._uno_owed.remove(seat)
                 self.event(_V_UNO, seat, "uno")
             else:
                 self.owe_uno(seat)
@@ -1499,19 +1499,19 @@ class Turn(PhaseRules[Game]):
         kind = a.kind
         if kind is _K_PLAY:
             assert a.card is not None
-            if game._exposed:
-                game._exposed.clear()  # R6: this player begins their turn
+            if game._uno_owed:
+                game._uno_owed.clear()  # R6: this player begins their turn
             game._play(seat, a.card, a.color, a.target, a.uno)
         elif kind is _K_DRAW:
             self._draw(game, seat)
         else:
-            game._exposed.clear()
+            game._uno_owed.clear()
             game.event(EventKind.PASS, seat, "pass", note="nothing can be drawn or played")
             game.give_turn(game.next_seat(seat))
 
     def _draw(self, game: Game, seat: int) -> None:
-        if game._exposed:
-            game._exposed.clear()  # R6: drawing begins this player's turn
+        if game._uno_owed:
+            game._uno_owed.clear()  # R6: drawing begins this player's turn
         if game._until_playable:
             got: list[Card] = []
             while True:

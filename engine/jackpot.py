@@ -28,6 +28,9 @@ from typing import Any
 from .cards import Rank
 from .chance import shuffle
 
+#: The cards that, turned up first, deal a rule card before play (R19).
+OPENING_RANKS: tuple[Rank, ...] = (Rank.JACKPOT, Rank.WILD_JACKPOT)
+
 
 class LeverOutcome(enum.Enum):
     """Where the spinner stops when the lever is pulled (R18: each 1 in 6)."""
@@ -119,7 +122,7 @@ class LeverCall:
     'Everyone gets a rule card, starting with Ben, then Cy, Ana.'
     >>> LeverCall(LeverOutcome.LEFT, puller=2, players=3).say(["Ana", "Ben", "Cy"])
     'Ana (on your left) performs a rule card.'
-    >>> first = LeverCall.first_card(wild=True, dealer=0, players=3)
+    >>> first = LeverCall.first_card(Rank.WILD_JACKPOT, dealer=0, players=3)
     >>> first.puller, first.choose(0).say(["Ana", "Ben", "Cy"])
     (1, 'Ana performs a rule card.')
     """
@@ -148,15 +151,16 @@ class LeverCall:
             raise ValueError("the direction of play is 1 (clockwise) or -1")
 
     @classmethod
-    def first_card(cls, *, wild: bool, dealer: int, players: int,
+    def first_card(cls, opening: Rank, *, dealer: int, players: int,
                    out: frozenset[int] = frozenset()) -> LeverCall:
-        """A Jackpot (``wild``: a Wild Jackpot) turned up first: the player left of the
-        dealer chooses who performs a rule card, then plays first (R19)."""
+        """A Jackpot or a Wild Jackpot (``opening``) turned up first: the player left of
+        the dealer chooses who performs a rule card, then plays first (R19)."""
+        if opening not in OPENING_RANKS:
+            raise ValueError("a Jackpot or a Wild Jackpot can be turned up first")
         chooser = (dealer + 1) % players  # R1: left is the next seat clockwise
         while chooser in out:
             chooser = (chooser + 1) % players
-        return cls(LeverOutcome.CHOOSE, chooser, players,
-                   opening=Rank.WILD_JACKPOT if wild else Rank.JACKPOT, out=out)
+        return cls(LeverOutcome.CHOOSE, chooser, players, opening=opening, out=out)
 
     def _step(self, seat: int, step: int) -> int:
         """The next seat still playing from ``seat``, clockwise (1) or not (-1)."""

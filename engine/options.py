@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, Protocol
 
-from .state import CLASSIC_SECTIONS
+from .results import CLASSIC_SECTIONS
 
 #: The most cards a missed UNO call may cost: R6 makes the count a table option.
 MAX_UNO_PENALTY = 20
@@ -220,7 +220,7 @@ class TableOption:
 
 
 def _house(topic: str) -> str:
-    """How verdicts cite a house rule (engine.state): "house rule: 7-0"."""
+    """How verdicts cite a house rule (engine.results): "house rule: 7-0"."""
     section = CLASSIC_SECTIONS[topic][0]
     assert section is not None
     return section

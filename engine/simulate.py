@@ -59,7 +59,7 @@ T = TypeVar("T")
 DEFAULT_MAX_ACTIONS = 20_000
 
 
-class Step(NamedTuple):
+class SimulatedStep(NamedTuple):
     """One applied action: who was to act, what was done and what happened."""
 
     to_act: int
@@ -160,14 +160,14 @@ def chooser_for(seed: int) -> random.Random:
 
 
 def random_steps(game: Game, chooser: random.Random, max_actions: int = DEFAULT_MAX_ACTIONS,
-                 policy: Policy = uniform_choice) -> Iterator[Step]:
+                 policy: Policy = uniform_choice) -> Iterator[SimulatedStep]:
     """Apply random legal actions until the hand ends or ``max_actions`` are done."""
     for _ in range(max_actions):
         to_act = game.to_act
         if to_act is None:
             return
         action = policy(game.legal_actions(), chooser)
-        yield Step(to_act, action, game.apply(action))
+        yield SimulatedStep(to_act, action, game.apply(action))
 
 
 def play_out(game: Game, chooser: random.Random, policy: Policy = uniform_choice,

@@ -13,8 +13,8 @@ from .game import Game
 from .jackpot import RULE_CARDS
 from .options import TableOptions
 from .phases import DipGive, Droid, JackpotDiscard, JackpotLever, NameColor, SpecialPhase
+from .results import CLASSIC_SECTIONS
 from .scoring import ScoringMode
-from .state import CLASSIC_SECTIONS
 
 _STANDARD_COLORED: dict[Rank, int] = {
     **{r: (1 if r is Rank.ZERO else 2) for r in NUMBER_RANKS},

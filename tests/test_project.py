@@ -64,3 +64,26 @@ def test_no_variant_is_named_outside_the_engine():
         for path in (ROOT / folder).rglob("*"):
             if path.suffix in {".py", ".html", ".js"}:
                 assert not pattern.search(path.read_text()), path
+
+
+@pytest.mark.parametrize("folder", ["engine", "buildtools"])
+def test_the_readme_layout_names_every_module(folder):
+    # As tests/app/test_app_layout.py does for companion/: the map names every module.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = "\n".join(line for line in readme.splitlines() if line.startswith(f"| `{folder}/"))
+    named = set(re.findall(r"`(\w+)`", rows))
+    modules = {p.stem for p in (ROOT / folder).rglob("*.py") if p.stem != "__init__"}
+    assert modules - named == set()
+
+
+def test_no_class_name_is_defined_twice():
+    # One name, one thing: engine/ and companion/ together (a Table was three classes).
+    import ast
+
+    where: dict[str, list[str]] = {}
+    for folder in ("engine", "companion"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

@@ -8,10 +8,10 @@ as it is then (docs/decisions.md). One module per job:
 
 - :mod:`.records`: the records (a game, its setup, a hand, what was held)
 - :mod:`.conflicts`: what a write refuses, and why
-- :mod:`.rows`: rows read into records, in one snapshot
+- :mod:`.decoding`: rows decoded into records, in one snapshot (and the store's row helpers)
 - :mod:`.checkpoints`: the standings checkpointed, and hands scored on top of one
 - :mod:`.cache`: games as last loaded, per version; the app's cache
-- :mod:`.reading`: a game, a hand, a page of the history, every hand
+- :mod:`.loading`: a game loaded from its checkpoint, a hand, a page of the history, every hand
 - :mod:`.listing`: the home page's listing of a phone's games
 - :mod:`.keys`: one-time form keys
 - :mod:`.writes`: every change to a game, in one transaction (:func:`changing`)
@@ -20,7 +20,7 @@ as it is then (docs/decisions.md). One module per job:
 - :mod:`.jackpot`: the Wild Jackpot unit: rule cards, the dispenser, the lever
 - :mod:`.carried`: a game carried over from an export
 - :mod:`.access`: share links and the phones given them
-- :mod:`.live`: the revision a live page's ETag is made from
+- :mod:`.revisions`: a game's revision, which a live page's ETag is made from
 
 The names below are the store's public API; the rest of the app imports them from here.
 """
@@ -67,8 +67,7 @@ from .keys import (
     is_spent,
 )
 from .listing import PAGE_SIZE, count_games, fill_listing_state, list_games
-from .live import revision, revision_and_role
-from .reading import (
+from .loading import (
     all_hands,
     before,
     deleted_hand_id,
@@ -79,6 +78,7 @@ from .reading import (
     score_with,
 )
 from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
+from .revisions import revision, revision_and_role
 from .rulings import (
     RULINGS_SHOWN,
     RULINGS_TEXT,
@@ -94,6 +94,7 @@ from .writes import (
     end_open_game,
     record_hand,
     rematch_of,
+    require_changeable,
     set_game_deleted,
     set_hand_deleted,
     set_play_on,
@@ -113,7 +114,7 @@ __all__ = [
     "history_page", "init_app", "is_spent", "keep_ruling", "last_direction", "lever_counts",
     "list_games", "list_rulings", "list_spins", "load_draft", "load_game", "load_hand",
     "load_spin", "now", "others_entering", "pull_lever", "record_hand", "rematch_of",
-    "reveal_rule_card", "revision", "revision_and_role", "rule_cards", "ruling_record",
+    "require_changeable", "reveal_rule_card", "revision", "revision_and_role", "rule_cards", "ruling_record",
     "save_draft", "score_stale_games", "score_with", "set_game_deleted", "set_hand_deleted", "set_play_on", "spin_for_submission",
     "store_carried", "tear_up_rule_cards", "update_hand", "write_rule_cards",
 ]

@@ -13,11 +13,11 @@ import engine
 from ..db import writing
 from . import access
 from .conflicts import ConflictError
+from .decoding import inserted_id
 from .keys import check_unspent, spend
 from .listing import list_as
-from .reading import load_game
+from .loading import load_game
 from .records import GameSetup, Holding
-from .rows import inserted_id
 from .writes import end_open_game, insert_game, insert_holdings, set_play_on
 
 

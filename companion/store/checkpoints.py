@@ -18,8 +18,8 @@ import engine
 from engine import Standings
 
 from ..db import writing
+from .decoding import read_hands, read_setups, select_rows
 from .records import GameRecord, Hand
-from .rows import read_hands, read_setups
 
 #: Besides the latest, a checkpoint is kept every this many hands: undoing, changing a
 #: recent hand or showing a page of the history scores at most this many hands again.
@@ -78,8 +78,8 @@ def latest_checkpoints(db: sqlite_utils.Database, games: Mapping[int, GameRecord
                         ) -> dict[int, Checkpoint]:
     """Each game's latest checkpoint (else its start)."""
     marks = ",".join("?" * len(games))
-    latest = {c["game_id"]: c for c in db.query(
-        f"select * from checkpoints c where game_id in ({marks}) and scored_by = ? and "
+    latest = {c["game_id"]: c for c in select_rows(
+        db, f"select * from checkpoints c where game_id in ({marks}) and scored_by = ? and "
         "hands = (select max(hands) from checkpoints where game_id = c.game_id and "
         "scored_by = c.scored_by)", [*games, SCORED_BY])}
     return {i: _checkpoint(g, latest.get(i)) for i, g in games.items()}
@@ -126,46 +126,67 @@ def replay(game: GameRecord, start: Checkpoint, hands: list[Hand]) -> GameRecord
                    last_hand=hands[-1] if hands else None)
 
 
-def keep_checkpoints(db: sqlite_utils.Database, game_id: int) -> None:
-    """Bring the game's checkpoints up to its hands (inside the write's transaction).
+def keep_checkpoints(db: sqlite_utils.Database, game_id: int) -> GameRecord | None:
+    """Bring the game's checkpoints up to its hands (inside the write's transaction), and
+    return the game as read for it (None: no such game, or settings that do not read): the
+    game's rows are read once for both.
 
     The hands after its latest checkpoint are scored on top of it: after a new hand, that
     one; after a change to an older hand, those after the checkpoint before it (the
     database dropped the later ones), which get theirs again every
     :data:`CHECKPOINT_EVERY` hands. The last hand gets one too.
     """
-    games = read_setups(db, list(db.table("games").rows_where("id = ?", [game_id])))
+    games = read_setups(db, select_rows(db, "select * from games where id = ?", [game_id]))
     if not games:
-        return
+        return None
     game = games[game_id]
     start = latest_checkpoints(db, games)[game_id]
+    hands = hands_from(db, game, start)
+    scored, problem = _write_checkpoints(db, game_id, start, hands)
+    # What replay() gives, from the same scoring: each hand is scored once.
+    return replace(game, scored=scored, problem=problem,
+                   hand_count=start.hands + sum(h.number > start.hands for h in hands),
+                   last_hand=hands[-1] if hands else None)
+
+
+def _write_checkpoints(db: sqlite_utils.Database, game_id: int, start: Checkpoint,
+                       hands: list[Hand]) -> tuple[Standings, str | None]:
+    """Write the checkpoints ``hands`` (after ``start``, as :func:`hands_from` reads them)
+    call for; return the standings they lead to (each hand's score kept, as
+    :func:`replay`'s) and what stops them from being scored, if anything."""
     standings, problem, last = start.scored, start.problem, None
-    for hand in hands_from(db, game, start):
+    scores = list(standings.hands)
+    for hand in hands:
         last = hand
         if hand.number == start.hands:  # the checkpoint's own last hand
             continue
         if problem is None:
             standings, problem = score_on(replace(standings, hands=()), [hand])
+            scores += standings.hands
         if hand.number % CHECKPOINT_EVERY == 0:
             _write_checkpoint(db, game_id, standings, problem, last)
+    scored = replace(standings, hands=tuple(scores))
     if last is None or last.number == start.hands:
-        return  # nothing after the latest checkpoint: it stands
+        return scored, problem  # nothing after the latest checkpoint: it stands
     _write_checkpoint(db, game_id, standings, problem, last)
     # The latest and one every CHECKPOINT_EVERY hands are kept; any of another version of the app go.
     count = last.number if last else 0
     db.execute("delete from checkpoints where game_id = ? and hands != ? and "
                "(hands % ? != 0 or hands > ? or scored_by != ?)",
                [game_id, count, CHECKPOINT_EVERY, count, SCORED_BY])
+    return scored, problem
 
 
 def _write_checkpoint(db: sqlite_utils.Database, game_id: int, scored: Standings,
                       problem: str | None, last_hand: Hand | None) -> None:
-    version = db.execute("select version from games where id = ?", [game_id]).fetchone()[0]
-    db.table("checkpoints").upsert({
-        "game_id": game_id, "hands": last_hand.number if last_hand else 0,
-        "last_hand": last_hand.id if last_hand else None, "standings": json.dumps(
-            scored.to_dict()), "problem": problem, "version": version, "scored_by": SCORED_BY},
-        pk=("game_id", "hands"))
+    db.execute(
+        "insert into checkpoints (game_id, hands, last_hand, standings, problem, version, "
+        "scored_by) values (?, ?, ?, ?, ?, (select version from games where id = ?), ?) "
+        "on conflict (game_id, hands) do update set last_hand = excluded.last_hand, "
+        "standings = excluded.standings, problem = excluded.problem, "
+        "version = excluded.version, scored_by = excluded.scored_by",
+        [game_id, last_hand.number if last_hand else 0, last_hand.id if last_hand else None,
+         json.dumps(scored.to_dict()), problem, game_id, SCORED_BY])
 
 
 def stale_games(db: sqlite_utils.Database) -> list[int]:

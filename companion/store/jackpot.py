@@ -14,8 +14,8 @@ import sqlite_utils
 import engine
 
 from .conflicts import ConflictError
+from .decoding import inserted_id
 from .records import GameRecord, now
-from .rows import inserted_id
 
 #: Pulls listed per page of a game's lever history.
 SPINS_PAGE = 20

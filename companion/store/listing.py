@@ -10,7 +10,7 @@ import sqlite_utils
 
 from ..db import writing
 from .cache import GameCache
-from .reading import load_game, load_games
+from .loading import load_game, load_games
 from .records import GameRecord
 
 #: Games listed per page on the home page.
@@ -29,7 +29,7 @@ def list_games(db: sqlite_utils.Database, device: str | None, *, in_progress: bo
 def list_as(db: sqlite_utils.Database, game: GameRecord) -> None:
     """Store where the home page lists the game (derived: written with every change)."""
     in_progress = int(game.accepts_hands or game.problem is not None)
-    db.table("games").update(game.id, {"in_progress": in_progress})
+    db.execute("update games set in_progress = ? where id = ?", [in_progress, game.id])
 
 
 def fill_listing_state(db: sqlite_utils.Database) -> None:

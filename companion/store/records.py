@@ -138,8 +138,9 @@ class GameRecord(GameSetup):
                 and self.mode.plays_on)
 
     def can_change(self, hand: Hand) -> bool:
-        """Whether ``hand`` (numbered) is recent enough to be changed or deleted; any hand
-        can be while the history cannot be scored, so the table can fix it."""
+        """Whether ``hand`` (numbered) is recent enough to be changed or deleted, for the
+        history page's links; any hand can be while the history cannot be scored, so the
+        table can fix it. A change is refused by ``writes.require_changeable``."""
         return self.problem is not None or self.hand_count - hand.number < CHANGEABLE_HANDS
 
     @cached_property

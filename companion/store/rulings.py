@@ -10,7 +10,7 @@ import sqlite_utils
 
 from ..db import writing
 from .conflicts import OUT_OF_DATE, NoSuchGame, OutOfDate
-from .reading import load_game
+from .loading import load_game
 from .records import now
 
 #: The most rulings shown for one game.

@@ -22,12 +22,12 @@ from . import access
 from .cache import GameCache
 from .checkpoints import keep_checkpoints
 from .conflicts import ConflictError, NoSuchGame, StaleError
+from .decoding import inserted_id
 from .drafts import forget_draft
 from .keys import check_unspent, digest, spend
 from .listing import list_as
-from .reading import load_game, score_with
+from .loading import load_game, score_with
 from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
-from .rows import inserted_id
 
 
 @contextmanager
@@ -51,8 +51,11 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
                       "submitted: nothing was saved twice. Here is the game as it is now.")
         # Checkpointed first (nothing to do unless some hands are not), so that a game
         # whose checkpoints went (an upgrade, a manual fix) is scored once, not twice.
-        keep_checkpoints(db, game_id)
-        game = load_game(db, game_id, cache)
+        # One read: from the cache when it holds this version (its checkpoints were kept
+        # with it), else the rows, from which the checkpoints are kept at once.
+        row = db.execute("select version from games where id = ?", [game_id]).fetchone()
+        game = cache.get(game_id, row[0]) if cache and row else None
+        game = game or (keep_checkpoints(db, game_id) if row else None)
         if game is None or (game.deleted_at and not allow_deleted):
             raise NoSuchGame("There is no such game. It may have been deleted.")
         if version is not None and version != game.version:
@@ -62,8 +65,7 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
         spend(db, submission, digest)
         row = db.execute("select version from games where id = ?", [game_id]).fetchone()
         if row[0] != game.version:
-            keep_checkpoints(db, game_id)
-            changed = load_game(db, game_id)  # read from the checkpoint just written
+            changed = keep_checkpoints(db, game_id)
             if changed is not None:
                 list_as(db, changed)
     # Only a committed state may be cached: a rolled-back one would be served later.
@@ -136,9 +138,10 @@ def record_hand(db: sqlite_utils.Database, game: GameRecord, went_out: int,
     if game.no_more_hands:
         raise ConflictError(game.no_more_hands, game.id)
     engine.score_hand(game.scored, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
-    hand_id = inserted_id(db.table("hands").insert({
-        "game_id": game.id, "went_out": went_out, "created_at": now(),
-    }))
+    cursor = db.execute("insert into hands (game_id, went_out, created_at) values (?, ?, ?)",
+                        [game.id, went_out, now()])
+    assert cursor.lastrowid is not None
+    hand_id = cursor.lastrowid
     insert_holdings(db, hand_id, holdings)
     _touch(db, game)
     forget_draft(db, game.id, 0, device)
@@ -149,7 +152,7 @@ def update_hand(db: sqlite_utils.Database, game: GameRecord, hand: Hand, went_ou
                 holdings: Iterable[Holding], device: str = "") -> None:
     """Replace a past hand's entries (inside :func:`changing`); the standings follow."""
     holdings = list(holdings)
-    _require_recent(db, game, hand.id)
+    require_changeable(db, game, hand.id)
     score_with(db, game, hand, HandOutcome(went_out, {h.seat: h.points for h in holdings}))
     db.table("hands").update(hand.id, {"went_out": went_out})
     db.table("holdings").delete_where("hand_id = ?", [hand.id])
@@ -173,7 +176,7 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     if (row["deleted_at"] is not None) == deleted:
         raise ConflictError("That hand was already deleted: nothing more was changed." if deleted
                             else "That hand is already back in the game.", game.id)
-    _require_recent(db, game, hand_id)
+    require_changeable(db, game, hand_id)
     if not deleted:
         if game.hand_count >= MAX_GAME_HANDS:
             raise ConflictError(f"This game has {MAX_GAME_HANDS:,} hands, the most one game "
@@ -190,9 +193,10 @@ def set_hand_deleted(db: sqlite_utils.Database, game: GameRecord, hand_id: int,
     _touch(db, game)
 
 
-def _require_recent(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> None:
+def require_changeable(db: sqlite_utils.Database, game: GameRecord, hand_id: int) -> None:
     """Refuse to change a hand with :data:`CHANGEABLE_HANDS` live hands or more after it
-    (counted no further than that), unless the history cannot be scored as it is."""
+    (counted no further than that), unless the history cannot be scored as it is: the one
+    check and wording, for the store's writes and the views' forms alike."""
     if game.problem is not None:
         return
     later = db.execute("select count(*) from (select 1 from hands where game_id = ? and "
@@ -236,14 +240,12 @@ def end_open_game(db: sqlite_utils.Database, game: GameRecord, ended: bool = Tru
 
 def insert_holdings(db: sqlite_utils.Database, hand_id: int, holdings: Iterable[Holding]) -> None:
     """Insert what each opponent held in a hand (inside the caller's transaction)."""
-    db.table("holdings").insert_all(
-        {"hand_id": hand_id, "seat": h.seat, "cards": engine.cards_text(h.cards),
-         "points": h.points, "typed": int(h.typed)}
-        for h in holdings
-    )
+    db.conn.executemany(
+        "insert into holdings (hand_id, seat, cards, points, typed) values (?, ?, ?, ?, ?)",
+        [(hand_id, h.seat, engine.cards_text(h.cards), h.points, int(h.typed)) for h in holdings])
 
 
 def _touch(db: sqlite_utils.Database, game: GameRecord) -> None:
     # The version itself is bumped by the database's triggers on every changed row
     # (db.bump_versions_on_any_change), so no change can forget it.
-    db.table("games").update(game.id, {"updated_at": now()})
+    db.execute("update games set updated_at = ? where id = ?", [now(), game.id])

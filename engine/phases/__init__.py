@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .base import Phase, PhaseRules, SpecialPhase, Table
+from .base import Phase, PhaseHost, PhaseRules, SpecialPhase
 from .dip import DipGive
 from .droid import Droid
 from .jackpot_discard import JackpotDiscard
@@ -16,5 +16,15 @@ from .name_color import NameColor
 SPECIAL_PHASES: tuple[type[SpecialPhase], ...] = (
     NameColor, DipGive, JackpotLever, JackpotDiscard, Droid)
 
-__all__ = ["SPECIAL_PHASES", "DipGive", "Droid", "JackpotDiscard", "JackpotLever", "NameColor",
-           "Phase", "PhaseRules", "SpecialPhase", "Table"]
+__all__ = [
+    "SPECIAL_PHASES",
+    "DipGive",
+    "Droid",
+    "JackpotDiscard",
+    "JackpotLever",
+    "NameColor",
+    "Phase",
+    "PhaseHost",
+    "PhaseRules",
+    "SpecialPhase",
+]

@@ -1,6 +1,6 @@
 """What a phase's object is: :class:`Phase`, :class:`PhaseRules` (the questions every
 phase's object answers, the turn's own in ``engine.game`` included),
-:class:`SpecialPhase` and the :class:`Table` a special card's phase plays on.
+:class:`SpecialPhase` and the :class:`PhaseHost` a special card's phase plays on.
 
 A special card (a Wild turned up first, Wild Jackpot's lever, Dip's give, the
 droid) opens a decision of its own before play goes on. Each is an object, in a
@@ -12,7 +12,7 @@ not (:meth:`SpecialPhase.check`), what applying it does
 declares the phases it uses (``Game.special_phases``), as python-chess's
 ``CrazyhouseBoard`` owns its pockets; the base game knows none of their state.
 
-A phase plays on the game through :class:`Table`, the game's public moves: it
+A phase plays on the game through :class:`PhaseHost`, the game's public moves: it
 never reads the game's private state, and the game never reads a phase's.
 """
 
@@ -60,7 +60,7 @@ class Phase(enum.Enum):
     __hash__ = object.__hash__
 
 
-class Table(Protocol):
+class PhaseHost(Protocol):
     """The game as a special phase sees it: what it reads and the moves it makes."""
 
     @property
@@ -102,9 +102,9 @@ class Table(Protocol):
     def start_phase(self, phase: Phase, seat: int) -> None: ...
 
 
-#: The game a phase's object plays on: :class:`Table` for a special card's phase; the
+#: The game a phase's object plays on: :class:`PhaseHost` for a special card's phase; the
 #: turn's own phases (in ``engine.game``) take the game itself. Contravariant: an object
-#: written for any :class:`Table` answers for the game too.
+#: written for any :class:`PhaseHost` answers for the game too.
 TableT_contra = TypeVar("TableT_contra", contravariant=True)
 
 
@@ -143,7 +143,7 @@ class PhaseRules(Generic[TableT_contra]):
         raise NotImplementedError
 
 
-class SpecialPhase(PhaseRules[Table]):
+class SpecialPhase(PhaseRules[PhaseHost]):
     """One special card's phase (or a few that share state): its state, its legal
     actions, its checks, its moves and its JSON. Subclasses override what they need."""
 
@@ -163,18 +163,18 @@ class SpecialPhase(PhaseRules[Table]):
 
     # -- starting ----------------------------------------------------------------------
 
-    def prepare(self, table: Table) -> None:
+    def prepare(self, table: PhaseHost) -> None:
         """Called once the table is set, before the deal (the lever loads its rule cards)."""
 
-    def on_play(self, table: Table, seat: int) -> None:
+    def on_play(self, table: PhaseHost, seat: int) -> None:
         """``seat`` has just played a card with one of :attr:`played_effects`."""
         raise NotImplementedError
 
-    def on_first_card(self, table: Table, seat: int) -> None:
+    def on_first_card(self, table: PhaseHost, seat: int) -> None:
         """The first card turned up has one of :attr:`first_effects`; ``seat`` decides."""
         raise NotImplementedError
 
-    def start(self, table: Table, phase: Phase, seat: int) -> None:
+    def start(self, table: PhaseHost, phase: Phase, seat: int) -> None:
         """Another phase hands ``seat`` over to ``phase`` (the lever to its discard)."""
         raise NotImplementedError
 

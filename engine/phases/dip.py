@@ -7,7 +7,7 @@ from typing import ClassVar
 from ..actions import Action, ActionKind, IllegalActionError
 from ..card_facts import Effect
 from ..events import EventKind
-from .base import Phase, SpecialPhase, Table, distinct
+from .base import Phase, PhaseHost, SpecialPhase, distinct
 
 
 class DipGive(SpecialPhase):
@@ -21,27 +21,27 @@ class DipGive(SpecialPhase):
         """It holds nothing: a new one."""
         return DipGive(0)
 
-    def on_play(self, table: Table, seat: int) -> None:
+    def on_play(self, table: PhaseHost, seat: int) -> None:
         """R24: draw one, then give any one card to the next player."""
         table.draw_cards(seat, 1, "dip")
         table.wait_for(seat, Phase.GIVE)
 
-    def legal(self, table: Table, phase: Phase, seat: int, out: list[Action]) -> None:
+    def legal(self, table: PhaseHost, phase: Phase, seat: int, out: list[Action]) -> None:
         """Any card held."""
         out.extend(Action(ActionKind.GIVE, c) for c in distinct(table.hand_of(seat)))
 
-    def check(self, table: Table, phase: Phase, seat: int,
+    def check(self, table: PhaseHost, phase: Phase, seat: int,
               a: Action) -> IllegalActionError | None:
         """A card held."""
         if a.kind is not ActionKind.GIVE:
             return table.not_now(a.kind)
         return table.check_held(seat, a.card)
 
-    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: PhaseHost, phase: Phase, who: str) -> str:
         """Giving a card."""
         return f"{who} to give a card to the next player"
 
-    def apply(self, table: Table, phase: Phase, a: Action) -> None:
+    def apply(self, table: PhaseHost, phase: Phase, a: Action) -> None:
         """Give the card; the next player then plays (R24: they do not lose their turn)."""
         c = a.card
         seat = table.to_act

@@ -13,7 +13,7 @@ from ..actions import Action, ActionKind, IllegalActionError, UnplayableCardErro
 from ..card_facts import Effect
 from ..cards import Card, Color, parse_cards
 from ..events import EventKind
-from .base import Phase, SpecialPhase, Table, distinct
+from .base import Phase, PhaseHost, SpecialPhase, distinct
 
 
 class Droid(SpecialPhase):
@@ -42,13 +42,13 @@ class Droid(SpecialPhase):
         """The cards laid, by seat."""
         return self.laid
 
-    def on_play(self, table: Table, seat: int) -> None:
+    def on_play(self, table: PhaseHost, seat: int) -> None:
         """The droid's player lays first."""
         self.by = seat
         self.last = None
         self._next_layer(table, seat)
 
-    def _next_layer(self, table: Table, seat: int) -> None:
+    def _next_layer(self, table: PhaseHost, seat: int) -> None:
         last = self.last
         if any(c.color is not None and c.color is not last for c in table.hand_of(seat)):
             table.wait_for(seat, Phase.DROID)
@@ -67,13 +67,13 @@ class Droid(SpecialPhase):
         self.last = None
         table.give_turn(table.next_seat(by))
 
-    def legal(self, table: Table, phase: Phase, seat: int, out: list[Action]) -> None:
+    def legal(self, table: PhaseHost, phase: Phase, seat: int, out: list[Action]) -> None:
         """Each colored card held of another color than the last one laid."""
         last = self.last
         out.extend(Action(ActionKind.LAY, c) for c in distinct(table.hand_of(seat))
                    if c.color is not None and c.color is not last)
 
-    def check(self, table: Table, phase: Phase, seat: int,
+    def check(self, table: PhaseHost, phase: Phase, seat: int,
               a: Action) -> IllegalActionError | None:
         """A held colored card, of a new color (R36)."""
         if a.kind is not ActionKind.LAY:
@@ -89,11 +89,11 @@ class Droid(SpecialPhase):
                 "the droid needs a card of a different color from the last one", "R36")
         return None
 
-    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: PhaseHost, phase: Phase, who: str) -> str:
         """Laying a card."""
         return f"{who} to lay a card for the droid"
 
-    def apply(self, table: Table, phase: Phase, a: Action) -> None:
+    def apply(self, table: PhaseHost, phase: Phase, a: Action) -> None:
         """Lay the card; the next player lays or fails."""
         c = a.card
         seat = table.to_act

@@ -12,7 +12,7 @@ from ..actions import DONE, Action, ActionKind, IllegalActionError, UnplayableCa
 from ..card_facts import DIRECTION_WORDS, DRAW_OF, EFFECT_OF, Effect
 from ..cards import Card, Color
 from ..events import EventKind
-from .base import Phase, SpecialPhase, Table, distinct
+from .base import Phase, PhaseHost, SpecialPhase, distinct
 
 
 class JackpotDiscard(SpecialPhase):
@@ -36,25 +36,25 @@ class JackpotDiscard(SpecialPhase):
         other.colors, other.draws, other.skip = list(self.colors), self.draws, self.skip
         return other
 
-    def start(self, table: Table, phase: Phase, seat: int) -> None:
+    def start(self, table: PhaseHost, phase: Phase, seat: int) -> None:
         """The lever showed "discard": ``seat`` begins (done at once if no card can go)."""
         self.colors, self.draws, self.skip = [], 0, False
         table.wait_for(seat, Phase.DISCARD)
         if not self._can_discard(table, seat):
             self._end(table)
 
-    def _can_discard(self, table: Table, seat: int) -> bool:
+    def _can_discard(self, table: PhaseHost, seat: int) -> bool:
         used = self.colors
         return any(c.color is not None and c.color not in used for c in table.hand_of(seat))
 
-    def legal(self, table: Table, phase: Phase, seat: int, out: list[Action]) -> None:
+    def legal(self, table: PhaseHost, phase: Phase, seat: int, out: list[Action]) -> None:
         """Each colored card of a color not yet discarded, and ``done``."""
         used = self.colors
         out.extend(Action(ActionKind.DISCARD, c) for c in distinct(table.hand_of(seat))
                    if c.color is not None and c.color not in used)
         out.append(DONE)
 
-    def check(self, table: Table, phase: Phase, seat: int,
+    def check(self, table: PhaseHost, phase: Phase, seat: int,
               a: Action) -> IllegalActionError | None:
         """A held colored card of a new color, or done (R18)."""
         if a.kind is ActionKind.DONE:
@@ -72,11 +72,11 @@ class JackpotDiscard(SpecialPhase):
                 f"a {a.card.color.value} card was already discarded: one per color", "R18")
         return None
 
-    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: PhaseHost, phase: Phase, who: str) -> str:
         """Discarding, or being done."""
         return f"{who} to discard up to one card of each color, or be done"
 
-    def apply(self, table: Table, phase: Phase, a: Action) -> None:
+    def apply(self, table: PhaseHost, phase: Phase, a: Action) -> None:
         """Discard a card, or be done."""
         if a.kind is ActionKind.DONE:
             self._end(table)
@@ -84,7 +84,7 @@ class JackpotDiscard(SpecialPhase):
             assert a.card is not None
             self._discard(table, a.card)
 
-    def _discard(self, table: Table, c: Card) -> None:
+    def _discard(self, table: PhaseHost, c: Card) -> None:
         # R18: up to one card of each color; each action card hits the next player.
         seat = table.to_act
         assert seat is not None and c.color is not None
@@ -114,7 +114,7 @@ class JackpotDiscard(SpecialPhase):
         if not self._can_discard(table, seat):
             self._end(table)
 
-    def _end(self, table: Table) -> None:
+    def _end(self, table: PhaseHost) -> None:
         seat = table.to_act
         assert seat is not None
         victim = table.next_seat(seat)

@@ -23,7 +23,7 @@ from ..jackpot import (
     default_rule_cards,
     spin,
 )
-from .base import Phase, SpecialPhase, Table
+from .base import Phase, PhaseHost, SpecialPhase
 
 
 class JackpotLever(SpecialPhase):
@@ -48,30 +48,30 @@ class JackpotLever(SpecialPhase):
         other.opening = self.opening
         return other
 
-    def prepare(self, table: Table) -> None:
+    def prepare(self, table: PhaseHost) -> None:
         """R17: the box's cards shared equally, the rest set aside (see rule_card_shares)."""
         texts = list(table.options.rule_cards) or default_rule_cards(table.players)
         self.dispenser = RuleDispenser.load(texts, table.rng)
 
-    def on_play(self, table: Table, seat: int) -> None:
+    def on_play(self, table: PhaseHost, seat: int) -> None:
         """R18: a Jackpot or Wild Jackpot played: its player pulls the lever."""
         table.wait_for(seat, Phase.LEVER)
 
-    def on_first_card(self, table: Table, seat: int) -> None:
+    def on_first_card(self, table: PhaseHost, seat: int) -> None:
         """R19: turned up first, ``seat`` chooses who performs a rule card."""
         self.opening = True
         table.wait_for(seat, Phase.CHOOSE)
 
     # -- legality ----------------------------------------------------------------------
 
-    def legal(self, table: Table, phase: Phase, seat: int, out: list[Action]) -> None:
+    def legal(self, table: PhaseHost, phase: Phase, seat: int, out: list[Action]) -> None:
         """Every seat to choose, or the lever (spun, or each outcome a table's showed)."""
         if phase is Phase.CHOOSE:
             out.extend(Action(ActionKind.CHOOSE, target=t) for t in range(table.player_count))
         else:
             out.extend(_LEVERS)
 
-    def check(self, table: Table, phase: Phase, seat: int,
+    def check(self, table: PhaseHost, phase: Phase, seat: int,
               a: Action) -> IllegalActionError | None:
         """Only choosing a seat at the table, or pulling the lever."""
         if phase is Phase.CHOOSE and a.kind is ActionKind.CHOOSE:
@@ -80,7 +80,7 @@ class JackpotLever(SpecialPhase):
             return None
         return table.not_now(a.kind)
 
-    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: PhaseHost, phase: Phase, who: str) -> str:
         """Choosing, or pulling the lever."""
         if phase is Phase.CHOOSE:
             return f"{who} to choose who performs the rule card"
@@ -88,7 +88,7 @@ class JackpotLever(SpecialPhase):
 
     # -- the moves ---------------------------------------------------------------------
 
-    def apply(self, table: Table, phase: Phase, a: Action) -> None:
+    def apply(self, table: PhaseHost, phase: Phase, a: Action) -> None:
         """Choose, or pull (the game's generator spins unless the outcome is given)."""
         if a.kind is ActionKind.CHOOSE:
             assert a.target is not None
@@ -96,7 +96,7 @@ class JackpotLever(SpecialPhase):
         else:
             self._pull(table, a.lever if a.lever is not None else spin(table.rng))
 
-    def _perform(self, table: Table, seats: Sequence[int]) -> None:
+    def _perform(self, table: PhaseHost, seats: Sequence[int]) -> None:
         held = len(self.dispenser.loaded)
         texts = self.dispenser.dispense(table.rng, len(seats))
         for i, (s, text) in enumerate(zip(seats, texts)):
@@ -106,7 +106,7 @@ class JackpotLever(SpecialPhase):
         if len(texts) < len(seats):
             table.event(EventKind.NO_RULE_CARD, None, "rules")
 
-    def _choose(self, table: Table, target: int) -> None:
+    def _choose(self, table: PhaseHost, target: int) -> None:
         seat = table.to_act
         assert seat is not None
         topic = "first-jackpot" if self.opening else "jackpot"
@@ -121,7 +121,7 @@ class JackpotLever(SpecialPhase):
             return
         table.give_turn(table.next_seat(seat))
 
-    def _pull(self, table: Table, outcome: LeverOutcome) -> None:
+    def _pull(self, table: PhaseHost, outcome: LeverOutcome) -> None:
         seat = table.to_act
         assert seat is not None
         table.event(EventKind.LEVER, seat, "jackpot", note=outcome.words)

@@ -12,7 +12,7 @@ from ..actions import Action, ActionKind, BadChoiceError, IllegalActionError
 from ..card_facts import WILD_JACKPOT, WILD_SWAP, Effect
 from ..cards import COLORS
 from ..events import EventKind
-from .base import Phase, SpecialPhase, Table
+from .base import Phase, PhaseHost, SpecialPhase
 
 
 class NameColor(SpecialPhase):
@@ -26,22 +26,22 @@ class NameColor(SpecialPhase):
         """It holds nothing: a new one."""
         return NameColor(0)
 
-    def on_first_card(self, table: Table, seat: int) -> None:
+    def on_first_card(self, table: PhaseHost, seat: int) -> None:
         """A Wild (or Wild Swap Hands) turned up: ``seat`` names the color."""
         table.wait_for(seat, Phase.NAME_COLOR)
 
-    def start(self, table: Table, phase: Phase, seat: int) -> None:
+    def start(self, table: PhaseHost, phase: Phase, seat: int) -> None:
         """A Wild Jackpot turned up first, its rule card dealt: ``seat`` names the color."""
         table.wait_for(seat, Phase.NAME_COLOR)
 
-    def legal(self, table: Table, phase: Phase, seat: int, out: list[Action]) -> None:
+    def legal(self, table: PhaseHost, phase: Phase, seat: int, out: list[Action]) -> None:
         """Each color; after a Wild Swap Hands, each color with each other seat too."""
         out.extend(_COLOR_NAMES)
         if table.top_card is WILD_SWAP:
             out.extend(Action(ActionKind.COLOR, color=col, target=t)
                        for col in COLORS for t in range(table.player_count) if t != seat)
 
-    def check(self, table: Table, phase: Phase, seat: int,
+    def check(self, table: PhaseHost, phase: Phase, seat: int,
               a: Action) -> IllegalActionError | None:
         """A color must be named; a seat only after a Wild Swap Hands (R8)."""
         if a.kind is not ActionKind.COLOR:
@@ -55,7 +55,7 @@ class NameColor(SpecialPhase):
             return table.check_seat(a.target, seat, "swap hands with")
         return None
 
-    def apply(self, table: Table, phase: Phase, a: Action) -> None:
+    def apply(self, table: PhaseHost, phase: Phase, a: Action) -> None:
         """Name the color (and swap), then the same player plays first."""
         seat = table.to_act
         assert seat is not None
@@ -68,7 +68,7 @@ class NameColor(SpecialPhase):
             table.swap_hands(seat, a.target, "first-swap")
         table.give_turn(seat)
 
-    def waiting_for(self, table: Table, phase: Phase, who: str) -> str:
+    def waiting_for(self, table: PhaseHost, phase: Phase, who: str) -> str:
         """``who`` names the color."""
         return f"{who} to name the color"
 

@@ -43,7 +43,7 @@ from .checks import can_play, challenge, end_of_hand, first_card, uno_catch, who
 from .replay import Choice, Position, Replay, Step
 from .scene import Cards as Cards
 from .scene import HandLike as HandLike
-from .scene import Scene, Table
+from .scene import Scene, TableSetup
 from .scene import SeatRef as SeatRef
 from .scene import VariantLike as VariantLike
 from .specials import build_droid, jump_in, seven_zero, swap_hands, wild_dip
@@ -75,7 +75,7 @@ __all__ = [
     "Replay",
     "Scene",
     "Step",
-    "Table",
+    "TableSetup",
     "TooManyCopiesError",
     "TooOpenError",
     "UnknownCardError",

@@ -21,7 +21,7 @@ from .. import (
     SetupError,
     card_name,
 )
-from .scene import KnownHand, SeatRef, Table, color_arg
+from .scene import KnownHand, SeatRef, TableSetup, color_arg
 from .verdict import (
     BadCountError,
     IllegalMoveError,
@@ -34,7 +34,7 @@ from .verdict import (
 
 
 @dataclass(frozen=True)
-class Hand:
+class BranchHand:
     known: tuple[Card, ...]
     size: int
     #: Strict limits on the unknown cards: only these, never these.
@@ -47,7 +47,7 @@ class Hand:
 
 
 @lru_cache(maxsize=256)
-def neutral_order(t: Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, int]]:
+def neutral_order(t: TableSetup, avoid: frozenset[Card]) -> dict[Card, tuple[int, int]]:
     # Filler cards that cannot change a verdict come first: plain numbers (a 7 or a 0
     # only acts when played under 7-0), then colored symbols, then wilds.
     order: dict[Card, tuple[int, int]] = {}
@@ -61,14 +61,14 @@ def neutral_order(t: Table, avoid: frozenset[Card]) -> dict[Card, tuple[int, int
 
 
 @lru_cache(maxsize=256)
-def _filler_order(t: Table, avoid: frozenset[Card]) -> tuple[Card, ...]:
+def _filler_order(t: TableSetup, avoid: frozenset[Card]) -> tuple[Card, ...]:
     """Each card of the deck once, in the order filler is taken (see :func:`neutral_order`)."""
     order = neutral_order(t, avoid)
     return tuple(sorted(order, key=order.__getitem__))
 
 
 @lru_cache(maxsize=64)
-def rule_hooks(t: Table) -> Game:
+def rule_hooks(t: TableSetup) -> Game:
     """A hand of this table's game, dealt once and never played: only the variant's rule
     hooks (``bluff_card``) are asked of it."""
     return t.variant.new(list(t.names), options=t.options, seed=0)
@@ -143,8 +143,8 @@ class Branch:
     """A position (hands known or counted, the discard pile, the known top of the draw
     pile) and the actions applied to it; :meth:`run` builds and plays it."""
 
-    table: Table
-    hands: tuple[Hand, ...]
+    table: TableSetup
+    hands: tuple[BranchHand, ...]
     discard: tuple[Card, ...]
     color: Color | None
     direction: int = 1
@@ -171,7 +171,7 @@ class Branch:
                   only: frozenset[Card] | None = None,
                   deny: frozenset[Card] | None = None) -> Branch:
         h = self.hands[seat]
-        new = Hand(h.known + tuple(extra), h.size if size is None else size,
+        new = BranchHand(h.known + tuple(extra), h.size if size is None else size,
                     h.only if only is None else only, h.deny if deny is None else deny)
         if new.unknown < 0:
             raise BadCountError(f"{self.table.name(seat)} cannot hold that many cards")
@@ -240,7 +240,7 @@ class Branch:
 
 
 
-def check_copies(t: Table, named: Iterable[tuple[str, Card]]) -> None:
+def check_copies(t: TableSetup, named: Iterable[tuple[str, Card]]) -> None:
     """Refuse more copies of a card than the deck holds, counting every card named."""
     where: dict[Card, list[str]] = {}
     for place, c in named:
@@ -254,7 +254,7 @@ def check_copies(t: Table, named: Iterable[tuple[str, Card]]) -> None:
                 f"{t.variant.name} deck has {deck.get(c, 0)}")
 
 
-def make_branch(t: Table, player: int, mine: KnownHand, others: Mapping[int, KnownHand], *,
+def make_branch(t: TableSetup, player: int, mine: KnownHand, others: Mapping[int, KnownHand], *,
            discard: Sequence[Card], color: Color | None, direction: int,
            draw_top: Sequence[Card] = (), avoid: Iterable[Card] = ()) -> Branch:
     """A branch with ``player`` to act; seats not in ``others`` hold a deal's worth of
@@ -267,7 +267,7 @@ def make_branch(t: Table, player: int, mine: KnownHand, others: Mapping[int, Kno
         if n == 0 and s != player:
             raise ImpossibleSituationError(
                 f"{t.name(s)} holds no cards: the hand would be over already")
-        hands.append(Hand(tuple(k), n))
+        hands.append(BranchHand(tuple(k), n))
     check_copies(t, [*((f"{t.name(s)}'s hand", c) for s, h in enumerate(hands)
                         for c in h.known),
                       *(("the discard pile", c) for c in discard),
@@ -281,7 +281,7 @@ def make_branch(t: Table, player: int, mine: KnownHand, others: Mapping[int, Kno
                   avoid=frozenset(avoid))
 
 
-def play_branch(t: Table, player: int, card: Card, *, others: Mapping[int, KnownHand],
+def play_branch(t: TableSetup, player: int, card: Card, *, others: Mapping[int, KnownHand],
                 hand: KnownHand | None = None, direction: int, top: Card | None,
                 color: Color | None, named: Color | str | None = None,
                 target: SeatRef | None = None, draw_top: Sequence[Card] = ()
@@ -327,7 +327,7 @@ def play_branch(t: Table, player: int, card: Card, *, others: Mapping[int, Known
         f"{col.value if col else 'any color'} in play (R3)")
 
 
-def legal_plays(t: Table, scene: Branch, game: Game, card: Card, named: Color | None,
+def legal_plays(t: TableSetup, scene: Branch, game: Game, card: Card, named: Color | None,
                  target: int | None) -> list[Action]:
     plays = plays_of(game, card, named, target)
     if not plays:

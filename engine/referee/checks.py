@@ -30,7 +30,7 @@ from .. import (
 from .branch import (
     COLOR_BUDGET,
     Branch,
-    Hand,
+    BranchHand,
     legal_plays,
     make_branch,
     neutral_order,
@@ -57,7 +57,7 @@ from .scene import (
     KnownHand,
     Scene,
     SeatRef,
-    Table,
+    TableSetup,
     color_arg,
     hand_arg,
     make_table,
@@ -146,7 +146,7 @@ def can_play(scene: Scene, card: Card | str, *, hand: HandLike | None = None,
 UNNAMED = tuple(UNNAMED_SEATS)
 
 
-def _can_play(t: Table, branch: Branch, play: Action, who: str, c: Card, top_card: Card,
+def _can_play(t: TableSetup, branch: Branch, play: Action, who: str, c: Card, top_card: Card,
               col: Color | None) -> Verdict:
     played = branch.then(play)
     after, events = played.run()
@@ -164,7 +164,7 @@ def _can_play(t: Table, branch: Branch, play: Action, who: str, c: Card, top_car
                    color=after.current_color)
 
 
-def _bluff_words(t: Table, v: Verdict, who: str, c: Card) -> Verdict:
+def _bluff_words(t: TableSetup, v: Verdict, who: str, c: Card) -> Verdict:
     # A challenge's verdict said as the answer to "may I play this?".
     lead = f"Yes, {who} can play {card_name(c)}"
     if not v.settled:
@@ -189,14 +189,14 @@ def _bluff_words(t: Table, v: Verdict, who: str, c: Card) -> Verdict:
 
 
 @lru_cache(maxsize=64)
-def _draw_wilds(t: Table) -> tuple[Card, ...]:
+def _draw_wilds(t: TableSetup) -> tuple[Card, ...]:
     """The deck's wilds whose play makes the next player draw, as the engine plays them."""
     found = []
     number = next(x for x, _ in t.deck if x.is_number)
     for c, _ in t.deck:
         if c.color is not None:
             continue
-        branch = Branch(t, tuple(Hand((c,) if s == 0 else (), 3) for s in range(t.n)),
+        branch = Branch(t, tuple(BranchHand((c,) if s == 0 else (), 3) for s in range(t.n)),
                         (number,), number.color)
         game = branch.build()
         plays = plays_of(game, c, None, None)
@@ -321,7 +321,7 @@ def first_card(scene: Scene, dealer: SeatRef, cards: Card | Cards, *,
                  color_chooser=chooser, returned=tuple(returned))
 
 
-def _opening(t: Table, dealer: int, first: Card) -> Game:
+def _opening(t: TableSetup, dealer: int, first: Card) -> Game:
     """A new hand dealt from a stacked deck that turns ``first`` up; the rest is filler."""
     order = neutral_order(t, frozenset([first]))
     left = t.counts()
@@ -338,7 +338,7 @@ def _opening(t: Table, dealer: int, first: Card) -> Game:
         raise ImpossibleSituationError(str(exc)) from None
 
 
-def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bool = False,
+def play_verdict(t: TableSetup, branch: Branch, plays: Sequence[Action], *, sizes: bool = False,
                  then: Sequence[Action] = ()) -> Verdict:
     """The verdict on a play: one way to play it, or a case for each seat it may name.
     Each seat it leaves on one card may be caught not calling UNO (R6: a case for each
@@ -372,7 +372,7 @@ def play_verdict(t: Table, branch: Branch, plays: Sequence[Action], *, sizes: bo
     return depends_clause(t, (), whom, cases)
 
 
-def by_color(t: Table, branch: Branch, card: Card, plays: Sequence[Action],
+def by_color(t: TableSetup, branch: Branch, card: Card, plays: Sequence[Action],
              answer: Callable[[list[Action]], Verdict], target: int | None = None) -> Verdict:
     """The answer to ``plays`` of ``card``; for a wild played without a color named, the
     color is its player's choice: each color is played out, and either the answer does
@@ -496,7 +496,7 @@ def uno_catch(scene: Scene, player: SeatRef, *, card: Card | str | None = None,
     return colorless(v, c) if c.color is None and named is None else v
 
 
-def _uno_verdict(scene: Scene, t: Table, p: int, c: Card, *, given: bool, played: bool,
+def _uno_verdict(scene: Scene, t: TableSetup, p: int, c: Card, *, given: bool, played: bool,
                  called: bool, next_began: bool, catcher: SeatRef | None,
                  target: SeatRef | None, named: Color | str | None = None,
                  caught_by: SeatRef | None = None) -> Verdict:
@@ -629,7 +629,7 @@ def end_of_hand(scene: Scene, went_out: SeatRef, last_card: Card | str, *,
     return colorless(v, c) if c.color is None and named is None else v
 
 
-def _mode(t: Table, mode: ScoringMode | str | None) -> ScoringMode:
+def _mode(t: TableSetup, mode: ScoringMode | str | None) -> ScoringMode:
     if mode is None:
         return t.variant.scoring_modes[0]
     try:
@@ -641,7 +641,7 @@ def _mode(t: Table, mode: ScoringMode | str | None) -> ScoringMode:
     return chosen
 
 
-def _points(t: Table, branch: Branch, mode: ScoringMode, known_draws: int,
+def _points(t: TableSetup, branch: Branch, mode: ScoringMode, known_draws: int,
             held: Mapping[int, KnownHand]) -> Verdict:
     game, events = branch.run()
     result = game.hand_result()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from .. import Action, ActionKind, Card, Color, Event, EventKind, Phase, card_name
 from .branch import Branch, make_branch, plays_of, refusal
-from .scene import HandLike, Scene, Table, hand_arg
+from .scene import HandLike, Scene, TableSetup, hand_arg
 from .verdict import BadCountError, IllegalMoveError, ImpossibleSituationError, Verdict
 from .wording import cap, cite
 
@@ -44,12 +44,12 @@ def with_piles(scene: Scene, branch: Branch) -> Branch:
     return replace(branch, draw_pile=n, rule_cards=scene.rule_cards)
 
 
-def chosen_action(t: Table, chosen: object) -> Action:
+def chosen_action(t: TableSetup, chosen: object) -> Action:
     """Whom the chooser picked to perform a rule card (R18, R19), as the engine takes it."""
     return Action(ActionKind.CHOOSE, target=t.seat(chosen, "whom they chose"))
 
 
-def first_catch(t: Table, branch: Branch, player: int, caught_by: object) -> Branch:
+def first_catch(t: TableSetup, branch: Branch, player: int, caught_by: object) -> Branch:
     """``branch`` with ``player`` caught already by ``caught_by`` (R6): refused where the
     engine says nobody could have caught them."""
     by = t.seat(caught_by, "who caught them")
@@ -62,7 +62,7 @@ def first_catch(t: Table, branch: Branch, player: int, caught_by: object) -> Bra
     return caught
 
 
-def caught_reason(t: Table, player: int, caught_by: object, reason: str) -> str:
+def caught_reason(t: TableSetup, player: int, caught_by: object, reason: str) -> str:
     """Why a player caught already cannot be caught again, as the engine refuses it."""
     by = t.seat(caught_by, "who caught them")
     return f"{t.name(by)} has caught {t.name(player)} already, so {reason}"
@@ -89,7 +89,7 @@ class Drew:
                        citations=cite(self.steps, v.citations))
 
 
-def after_draw(scene: Scene, t: Table, who: str, c: Card, drawn: Card | str,
+def after_draw(scene: Scene, t: TableSetup, who: str, c: Card, drawn: Card | str,
                hand: HandLike | None, named: Color | None) -> Drew:
     """Seat 0 (``who``) has drawn ``drawn`` on their turn and asks to play ``c``: the engine
     plays the draw and says whether ``c`` may follow (R12: only the drawn card; R29: no

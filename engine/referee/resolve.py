@@ -26,7 +26,7 @@ from .. import (
     card_name,
 )
 from .branch import Branch, narrowed, neutral_order, rule_hooks
-from .scene import Table
+from .scene import TableSetup
 from .verdict import (
     BadCountError,
     Case,
@@ -510,7 +510,7 @@ def colorless(v: Verdict, wild: Card | None = None) -> Verdict:
                    cases=tuple(replace(c, verdict=colorless(c.verdict, wild)) for c in v.cases))
 
 
-def _playing(t: Table, game: Game) -> str | None:
+def _playing(t: TableSetup, game: Game) -> str | None:
     seat = game.to_act
     if seat is None or game.phase not in (Phase.TURN, Phase.DRAWN, Phase.NAME_COLOR):
         return None
@@ -618,7 +618,7 @@ def _stack_cases(branch: Branch, game: Game, events: Sequence[Event], seat: int,
     return cases
 
 
-def _challenge_leaf(t: Table, game: Game, events: Sequence[Event], *, sizes: bool) -> Verdict:
+def _challenge_leaf(t: TableSetup, game: Game, events: Sequence[Event], *, sizes: bool) -> Verdict:
     guilty = guilt(events)
     lead = ""
     for e in events:
@@ -657,7 +657,7 @@ def challenged_cards(branch: Branch, accused: int, *, since: int, sizes: bool = 
                           choice_of("holds", who, cards=test.bluffs, yes=False))])
 
 
-def _universe(left: Counter[Card], t: Table) -> list[Card]:
+def _universe(left: Counter[Card], t: TableSetup) -> list[Card]:
     """Each card of ``left`` once, in the filler's order: what an unknown card may be."""
     return sorted(left, key=neutral_order(t, frozenset()).__getitem__)
 

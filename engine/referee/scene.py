@@ -47,7 +47,7 @@ HandLike = str | Sequence[Card | str] | int
 
 
 @dataclass(frozen=True)
-class Table:
+class TableSetup:
     """The table's fixed part: the variant, the seats' names (clockwise, R1), the options
     and the deck they make. Cached per table, so the caches kept by table stay warm."""
 
@@ -109,7 +109,7 @@ class Table:
 
 
 def make_table(variant: VariantLike, seats: Sequence[str] | int,
-               options: TableOptions | None, *, seated: bool = True) -> Table:
+               options: TableOptions | None, *, seated: bool = True) -> TableSetup:
     """The table, its variant found and its seats and options checked; ``seated=False``
     lets a table that has not named its players through (no seats at all)."""
     if isinstance(variant, type) and issubclass(variant, Game) and variant.name:
@@ -141,7 +141,7 @@ def check_players(cls: type[Game], n: int) -> None:
 
 
 @lru_cache(maxsize=256)
-def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> Table:
+def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> TableSetup:
     """The table, its options checked and its deck counted once: a table asks dispute
     after dispute, and the caches kept by table (see neutral_order) stay warm."""
     cls, names, options = table
@@ -149,7 +149,7 @@ def _seated(table: tuple[type[Game], tuple[str, ...], TableOptions]) -> Table:
         cls.check_options(options)
     except ValueError as exc:
         raise ImpossibleSituationError(str(exc)) from None
-    return Table(cls, names, options, tuple(cls.deck_counts(options).items()))
+    return TableSetup(cls, names, options, tuple(cls.deck_counts(options).items()))
 
 
 def direction_arg(value: object) -> int:
@@ -176,7 +176,7 @@ def color_arg(value: object, what: str) -> Color:
 KnownHand = tuple[list[Card], int]
 
 
-def hand_arg(t: Table, hand: HandLike | None, what: str, default: int) -> KnownHand:
+def hand_arg(t: TableSetup, hand: HandLike | None, what: str, default: int) -> KnownHand:
     """Known cards and the hand's size, from a hand given as cards or as a count."""
     if hand is None:
         return [], default
@@ -190,7 +190,7 @@ def hand_arg(t: Table, hand: HandLike | None, what: str, default: int) -> KnownH
     return known, len(known)
 
 
-def counts_arg(t: Table, counts: Mapping[SeatRef, HandLike] | None,
+def counts_arg(t: TableSetup, counts: Mapping[SeatRef, HandLike] | None,
                 what: str = "hands") -> dict[int, KnownHand]:
     out: dict[int, KnownHand] = {}
     if counts is not None and not isinstance(counts, Mapping):
@@ -214,7 +214,7 @@ def pile_arg(value: object, what: str, most: int) -> int | None:
     return value
 
 
-def top_and_color(t: Table, top: Card | str | None, color: Color | str | None,
+def top_and_color(t: TableSetup, top: Card | str | None, color: Color | str | None,
                    what: str = "the top card") -> tuple[Card | None, Color | None]:
     top_card = t.card(top, what) if top is not None else None
     col = color_arg(color, "the color in play") if color is not None else None
@@ -268,7 +268,7 @@ class Scene:
 
     __slots__ = ("color", "direction", "draw_pile", "hands", "rule_cards", "table", "top")
 
-    table: Table
+    table: TableSetup
     #: What is known of each hand, by seat number: the cards known and the hand's size.
     hands: Mapping[int, KnownHand]
     direction: int
@@ -314,7 +314,7 @@ class Scene:
         """The table's options (house rules)."""
         return self.table.options
 
-    def seated(self) -> Table:
+    def seated(self) -> TableSetup:
         """The table, for a question that needs its seats (refused without them)."""
         check_players(self.table.variant, self.table.n)
         return self.table

@@ -12,7 +12,7 @@ from .. import Action, ActionKind, Card, Color, EventKind, Phase, Rank, card_nam
 from .branch import Branch, make_branch, play_branch, refusal
 from .checks import by_color, play_verdict
 from .resolve import cut_short, resolve_branch, undecided_visit
-from .scene import Cards, HandLike, Scene, SeatRef, Table, hand_arg
+from .scene import Cards, HandLike, Scene, SeatRef, TableSetup, hand_arg
 from .verdict import (
     IllegalMoveError,
     ImpossibleSituationError,
@@ -25,7 +25,7 @@ from .wording import cap
 # -- special cards, step by step ------------------------------------------------------------
 
 
-def _special(t: Table, text: str) -> Card:
+def _special(t: TableSetup, text: str) -> Card:
     """The deck's one card of this text (a Wild Dip, a Wild Swap Hands, a Droid)."""
     c = Card.parse(text)
     if t.holds.get(c, 0) == 0:
@@ -208,7 +208,7 @@ def build_droid(scene: Scene, player: SeatRef, *, named: Color | str | None = No
     return answer(plays) if named is not None else by_color(t, branch, droid, plays, answer)
 
 
-def _walk_droid(t: Table, branch: Branch, laid: Sequence[Card]) -> Verdict:
+def _walk_droid(t: TableSetup, branch: Branch, laid: Sequence[Card]) -> Verdict:
     """The droid played in ``branch``, ``laid`` laid so far, walked on (R36). Where the
     question's budget runs out, the answer says so."""
     try:

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import COLORS, ActionKind, Card, Direction, Event, EventKind, Game, Phase, card_name
-from .scene import Table
+from .scene import TableSetup
 from .verdict import Case, Verdict, answer_key
 
 # -- telling what happened --------------------------------------------------------------------
@@ -78,7 +78,7 @@ def cite(events: Iterable[Event], extra: Iterable[str] = ()) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def join_clauses(t: Table, events: Sequence[Event]) -> list[str]:
+def join_clauses(t: TableSetup, events: Sequence[Event]) -> list[str]:
     """What the events did, in short clauses ("Bea draws 2 and misses a turn")."""
     out: list[str] = []
     last_draw: str | None = None
@@ -142,7 +142,7 @@ def join_clauses(t: Table, events: Sequence[Event]) -> list[str]:
     return out
 
 
-def end_clause(t: Table, game: Game, events: Sequence[Event]) -> str:
+def end_clause(t: TableSetup, game: Game, events: Sequence[Event]) -> str:
     """Where the game stands after the events: who plays next, or that the hand is over."""
     seat = game.to_act
     if game.is_over or seat is None:
@@ -184,7 +184,7 @@ def guilt(events: Sequence[Event]) -> bool | None:
     return None
 
 
-def leaf(t: Table, game: Game, events: Sequence[Event], lead: str = "", *,
+def leaf(t: TableSetup, game: Game, events: Sequence[Event], lead: str = "", *,
           clauses: Sequence[str] | None = None, end: str | None = None,
           extra_cites: Iterable[str] = (), sizes: bool = False, **facts: Any) -> Verdict:
     """A verdict for a game that has reached a settled point."""
@@ -220,7 +220,7 @@ def case_key(v: Verdict) -> tuple[Any, ...]:
     return answer_key(v)
 
 
-def depends_clause(t: Table, events: Sequence[Event], depends_on: str, cases: Sequence[Case], *,
+def depends_clause(t: TableSetup, events: Sequence[Event], depends_on: str, cases: Sequence[Case], *,
              partial: bool = False, **facts: Any) -> Verdict:
     """A verdict that hangs on ``depends_on``. Unless the cases are only some of the
     possibilities (``partial``), it collapses when every case ends the same way."""

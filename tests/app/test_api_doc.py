@@ -236,7 +236,7 @@ def test_each_reference_request_has_its_reply_and_nothing_else_is_there():
 
 
 def test_the_reference_has_an_example_per_check():
-    from companion.referee_forms import CHECKS
+    from companion.referee_checks import CHECKS
 
     sent = [e.request for e in reference_examples()]
     posted = {r.path for r in sent if r.method == "POST"}
@@ -264,7 +264,7 @@ def test_every_request_in_the_guide_is_an_example_with_its_reply():
 
 
 def test_the_guide_has_a_short_example_per_check():
-    from companion.referee_forms import CHECKS
+    from companion.referee_checks import CHECKS
 
     sent = [e.request for e in guide_examples(GUIDE.read_text())]
     posted = {r.path for r in sent if r.method == "POST"}

@@ -222,3 +222,44 @@ def test_the_readme_layout_names_every_module():
     missing = {name for name in modules() if name.rsplit(".", 1)[-1] not in named
                and name not in ("companion", "companion.store")}
     assert missing == set()
+
+
+def test_a_transaction_is_rolled_back_in_one_place():
+    # One way to open, commit and roll back (db.transaction), not a copy per module.
+    found = [name for name in modules()
+             if re.search(r"""["']ROLLBACK["']""", modules()[name].read_text(), re.IGNORECASE)]
+    assert found == ["companion.db"]
+
+
+def rule_facts_in(source: str) -> list[str]:
+    """What in a module's source states a rule fact the engine owns: a card's rank, effect
+    or color named as a member (``Rank.JACKPOT``), or a variant named by its name."""
+    import engine
+
+    variants = {v.name for v in engine.VARIANTS}  # (not the aliases: "uno" is a check too)
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Attribute) and node.attr.isupper()
+                and isinstance(node.value, (ast.Name, ast.Attribute))
+                and getattr(node.value, "id", getattr(node.value, "attr", "")) in
+                ("Rank", "Effect", "Color", "LeverOutcome")):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Constant) and node.value in variants:
+            found.append(f"line {node.lineno}: {node.value!r}")
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(modules()))
+def test_no_rule_fact_in_the_app(name):
+    # The engine decides, the app asks: which cards open the lever's first-card pull, which
+    # wilds draw, which variant a form starts on are the engine's (engine.jackpot,
+    # engine.card_facts, engine.VARIANTS), never a literal here.
+    assert rule_facts_in(modules()[name].read_text(encoding="utf-8")) == []
+
+
+def test_the_rule_fact_check_finds_them():
+    source = ('first = {r.value: r for r in (engine.Rank.JACKPOT, engine.Rank.WILD_JACKPOT)}\n'
+              'DRAW_WILDS = (Rank.WILD_DRAW4, Rank.WILD_DRAW2)\n'
+              'variant = find_variant(form.get("variant") or "classic")\n'
+              'name = Rank("wild")\n')
+    assert len(rule_facts_in(source)) == 5

@@ -279,3 +279,25 @@ def test_a_wrong_method_says_which_ones_the_address_takes(table, client):
     assert response.status_code == 405
     assert set(response.headers["Allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
     assert "That address does not take this kind of request." in table.text(response)
+
+
+def test_a_number_in_any_address_sqlite_cannot_hold_is_a_4xx(app, table):
+    # Every route's number (a game, a hand, a seat, a dealt card's place) given 2^64, the
+    # others real: a 4xx, never SQLite's OverflowError as a 500.
+    from werkzeug.routing import IntegerConverter
+
+    game = table.create_game(["Ann", "Bob", "Cy"], "wild-jackpot")
+    token = table.token()
+    tried = []
+    for rule in app.url_map.iter_rules():
+        numbers = [name for name, converter in rule._converters.items()
+                   if isinstance(converter, IntegerConverter)]
+        for huge in numbers:
+            values = {name: (2**64 if name == huge else game if name == "game_id" else 1)
+                      for name in rule.arguments}
+            path = rule.build(values, append_unknown=False)[1]
+            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+                response = table.client.open(path, method=method, data={"csrf_token": token})
+                assert 400 <= response.status_code < 500, (method, path, response.status_code)
+                tried.append(path)
+    assert any("/seats/" in path for path in tried)

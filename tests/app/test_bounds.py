@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 import engine
-from companion.referee_forms import CHECKS, HOUSE_RULES, read_table
+from companion.referee_checks import CHECKS, HOUSE_RULES, read_table
 from engine import Card
 from engine.referee import Position, Replay
 

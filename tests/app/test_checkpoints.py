@@ -5,6 +5,7 @@ or restored, in every scoring mode."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -231,3 +232,34 @@ def test_start_up_scores_games_stored_under_another_scoring_once(tmp_path):
         game = store.load_game(db, game_id)
         assert game is not None and game.standings.totals == (20, 0)
     db.close()
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_save_reads_the_game_once_before_its_write_and_once_after(app, table, cached):
+    # The game's hands are read once to decide the write (none when the cache holds this
+    # version) and once for the standings it leads to, which are checkpointed from that same
+    # read: not read again for the checkpoints, nor through sqlite-utils' table look-ups.
+    from companion import db as connections
+
+    game_id = table.create_game(["Ann", "Bob", "Cy"])
+    table.record(game_id, 0, {1: "red-7", 2: "wild"})
+    review = table.review(game_id, 0, {1: "red-7 red-7", 2: "wild"})
+    if not cached:
+        app.extensions["uno_games"] = store.GameCache()  # another worker, new to the game
+    with app.app_context():
+        connections.get_pool().close()
+    said: list[str] = []
+    opened = connections.open_db
+
+    def traced(*args, **kwargs):
+        db = opened(*args, **kwargs)
+        db.conn.set_trace_callback(said.append)
+        return db
+
+    connections.open_db = traced
+    try:
+        assert table.save(review).status_code == 303
+    finally:
+        connections.open_db = opened
+    reads = [s for s in said if re.match(r'select \* from "?hands"? ', s, re.IGNORECASE)]
+    assert len(reads) == (1 if cached else 2), reads

@@ -383,7 +383,9 @@ def test_only_the_latest_hands_can_be_changed(app, table, client, game_id):
                      table.post(f"/games/{game_id}/hands/{first}/delete"),
                      table.review(game_id, 1, {0: "red-7"}, hand_id=first)):
         assert response.status_code == 409
-        assert "more than 100 hands back" in table.text(response)
+        # One check and one wording, the form's and the write's: "nothing was changed".
+        assert "more than 100 hands back: it can no longer be changed, deleted or put back. " \
+            "Nothing was changed." in table.text(response)
     # The store decides it too, inside the write, whatever a form claims.
     from companion.db import get_db
     with app.app_context(), pytest.raises(store.ConflictError, match="100 hands back"):

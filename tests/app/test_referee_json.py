@@ -15,7 +15,7 @@ import pytest
 from referee_steps import JSON
 
 import engine
-from companion.referee_forms import CHECKS
+from companion.referee_checks import CHECKS
 from engine.referee import Verdict
 from engine.referee.verdict import UNNAMED_SEATS
 

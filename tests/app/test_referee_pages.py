@@ -221,7 +221,7 @@ def test_an_answer_that_hangs_on_an_unknown_shows_each_case(table):
     ("wild-jackpot", "house rule: stacking", "house-rules"),
 ])
 def test_a_citation_links_to_the_rule_it_names(app, client, variant, citation, anchor):
-    from companion.referee_forms import citation_path
+    from companion.referee_checks import citation_path
 
     with app.test_request_context():
         path = citation_path(variant, citation)

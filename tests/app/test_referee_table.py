@@ -95,7 +95,7 @@ def test_the_json_of_a_check_lists_the_options_and_their_bounds(table, variant):
 
 def test_the_house_rules_ticked_are_the_engines_list_not_the_apps():
     # The app's list of house rules is the engine's (no list kept by hand in companion/).
-    from companion.referee_forms import HOUSE_RULES
+    from companion.referee_checks import HOUSE_RULES
     assert HOUSE_RULES == tuple((o.name, o.label) for o in table_options() if o.house_rule)
     assert {o.name for o in table_options()} | {"rule_cards"} == {
         f for f in TableOptions().to_dict()}

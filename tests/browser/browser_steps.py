@@ -196,3 +196,82 @@ def phone_page(browser, base_url: str, name: str, **extra) -> Iterator:
     yield page
     context.close()
     assert not errors, f"JavaScript errors on {name}: {errors}"
+
+
+#: Fast 3G, as Chrome's DevTools define it: 150 ms latency, 1.6 Mbps down, 750 kbps up.
+FAST_3G = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8,
+           "uploadThroughput": 750e3 / 8}
+#: The load just made: ms from its start to the load event's end (the page drawn with its
+#: stylesheet, app.js run), to the first paint with content and to htmx arrived (app.js
+#: brings it after the load event, where the page uses it; 0 where it does not); whether
+#: the page came compressed; and how many stylesheets and scripts came over the network
+#: (not from the phone's cache) before the load event: none is one round trip.
+LOAD_TIMES = """() => { const n = performance.getEntriesByType('navigation')[0];
+  const paint = performance.getEntriesByName('first-contentful-paint')[0];
+  const resources = performance.getEntriesByType('resource');
+  const htmx = resources.find((r) => r.name.includes('/htmx-'));
+  const fetched = resources.filter((r) => r.startTime < n.loadEventStart
+    && /[.](css|js)$/.test(new URL(r.name).pathname) && r.transferSize > 0).length;
+  return [Math.round(n.loadEventEnd), Math.round(paint ? paint.startTime : 0),
+          Math.round(htmx ? htmx.responseEnd : 0), n.encodedBodySize < n.decodedBodySize,
+          fetched]; }"""
+
+
+def first_loads(browser, base_url: str, paths: list[str], storage) -> dict[str, dict[str, int]]:
+    """Each page loaded on Fast 3G by a phone with an empty cache (cold, twice: two new
+    phones), then again (warm, three times): ms to the load event, to the first paint and to
+    htmx arrived; whether the page came compressed; the stylesheets and scripts fetched
+    before the load event, cold and warm.
+
+    The best of the tries counts: the machine's other work only ever adds time. The server
+    has sent each page once before (a phone's first visit is not the server's: its
+    templates are compiled by then). ``storage`` is the phones' cookies."""
+    from companion.assets import KEPT_COOKIE
+
+    server = browser.new_context(base_url=base_url, storage_state=storage)
+    for path in paths:
+        assert server.request.get(path).ok, path
+    server.close()
+    found: dict[str, dict[str, int]] = {}
+    for path in paths:
+        cold: list[list[int]] = []
+        warm: list[list[int]] = []
+        for phone in ("first", "second"):
+            context = browser.new_context(viewport=PHONE, base_url=base_url,
+                                          storage_state=storage)
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", FAST_3G)
+            for tries in (cold, *([warm] * 3 * (phone == "first"))):
+                page.goto(path, wait_until="load")
+                wait_for_htmx(page)  # and in the cache for the warm loads
+                tries.append(page.evaluate(LOAD_TIMES))
+                # The phone keeps app.js and the stylesheet once a page has been open for a
+                # moment (its cookie says so): the warm loads link them.
+                page.wait_for_function(f"() => document.cookie.includes('{KEPT_COOKIE}=')")
+            context.close()
+        best = min(cold)
+        found[path] = {"cold": best[0], "cold paint": best[1], "cold htmx": best[2],
+                       "warm": min(t[0] for t in warm), "compressed": all(t[3] for t in cold),
+                       "cold fetched": max(t[4] for t in cold),
+                       "warm fetched": max(t[4] for t in warm)}
+    return found
+
+
+def a_game_and_its_keeper(browser, base_url: str) -> tuple[str, object]:
+    """A classic game's path, and the cookies of the phone that started it: its key to the
+    game, not the one saying it holds app.js and the stylesheet (the phones it is given to
+    have an empty cache)."""
+    from urllib.parse import urlparse
+
+    from companion.assets import KEPT_COOKIE
+
+    context = browser.new_context(viewport=PHONE, base_url=base_url)
+    page = context.new_page()
+    start_game(page, "classic", ["Ann", "Bob", "Cy"])
+    game = urlparse(page.url).path
+    storage = context.storage_state()
+    context.close()
+    storage["cookies"] = [c for c in storage["cookies"] if c["name"] != KEPT_COOKIE]
+    return game, storage

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engine import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
+from engine import LeverCall, LeverOutcome, Rank, RuleDispenser, rule_card_shares
 from engine.jackpot import LEVER_OUTCOMES, RULE_CARDS, default_rule_cards, lever_fairness, spin
 
 # -- R17: sharing the cards out ---------------------------------------------------------
@@ -142,7 +142,8 @@ def test_r19_a_jackpot_turned_up_first_the_player_left_of_the_dealer_chooses_the
         players, wild):
     names = [f"P{k}" for k in range(players)]
     for dealer in range(players):
-        call = LeverCall.first_card(wild=wild, dealer=dealer, players=players)
+        opening = Rank.WILD_JACKPOT if wild else Rank.JACKPOT
+        call = LeverCall.first_card(opening, dealer=dealer, players=players)
         left = (dealer + 1) % players
         assert call.puller == left and call.awaits_choice and call.next_seat == left
         chosen = call.choose(dealer)
@@ -209,7 +210,7 @@ def test_players_knocked_out_have_left_the_table_and_the_lever_passes_them_by():
     assert LeverCall(LeverOutcome.RIGHT, 0, 5, out=out).performers == (4,)
     assert LeverCall(LeverOutcome.EVERYONE, 2, 5, -1, out=out).performers == (2, 0, 4)
     assert LeverCall(LeverOutcome.DRAW4, 4, 5, out=out).next_seat == 0
-    assert LeverCall.first_card(wild=False, dealer=0, players=5, out=out).puller == 2
+    assert LeverCall.first_card(Rank.JACKPOT, dealer=0, players=5, out=out).puller == 2
     for bad in ({"puller": 1}, {"chosen": 3}, {"out": frozenset({1, 2, 3, 4})}):
         with pytest.raises(ValueError):
             LeverCall(**{"outcome": LeverOutcome.CHOOSE, "puller": 0, "players": 5,

@@ -125,21 +125,21 @@ def test_no_module_reaches_into_another_modules_private_names(name: str) -> None
 
 def test_a_private_crossing_is_found(tmp_path: Path) -> None:
     # The check above could pass by never finding anything: it does find both kinds.
-    source = "from .state import _P_TURN\n\ndef f(game):\n    return game._hands\n"
+    source = "from .results import _P_TURN\n\ndef f(game):\n    return game._hands\n"
     tree = ast.parse(source)
     assert "_hands" not in own_names(tree)
     MODULES["engine._probe"] = tmp_path / "probe.py"
     MODULES["engine._probe"].write_text(source)
     try:
         assert private_crossings("engine._probe") == [
-            "1: imports _P_TURN from state", "4: reads ._hands, which engine._probe does not define"]
+            "1: imports _P_TURN from results", "4: reads ._hands, which engine._probe does not define"]
     finally:
         del MODULES["engine._probe"]
 
 
 def test_the_engine_imports_form_no_cycle() -> None:
     graph = {name: engine_imports(name) for name in MODULES}
-    assert graph["engine.game"] >= {"engine.phases", "engine.state"}  # the walk sees imports
+    assert graph["engine.game"] >= {"engine.phases", "engine.results"}  # the walk sees imports
     assert graph["engine.referee.scene"] >= {"engine", "engine.referee.verdict"}  # and packages
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
 

@@ -98,12 +98,6 @@ def test_r24_dip_draw_one_then_give_any_card_to_the_next_player():
     assert texts(events)[-1] == "Ann gives a card to Bea (R24; pizza-pizza sheet, Wild Dip Into The Deck)"
 
 
-def test_r24_giving_down_to_one_card_owes_uno():
-    game = position("pizza-pizza", ["wild-dip red-2", "green-3 green-4"], "red-5", POS_DRAW)
-    play(game, "play wild-dip blue", "give yellow-7")
-    assert game.uno_owed == (0,)
-
-
 def test_r24_dip_as_the_last_card_ends_the_hand():
     game = position("pizza-pizza", ["wild-dip", "green-3 green-4"], "red-5", POS_DRAW)
     play(game, "play wild-dip blue")

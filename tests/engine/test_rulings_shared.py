@@ -283,6 +283,17 @@ def test_r6_one_table_may_still_play_with_a_penalty():
     assert len(game.hands[0]) == 3
 
 
+def test_r6_giving_down_to_one_card_owes_uno():
+    # R24's give alone: Ann called UNO with the Dip (one card left), owed nothing, drew back
+    # up to two, and giving one leaves her one card again, so she owes the call afresh.
+    game = position("pizza-pizza", ["wild-dip red-2", "green-3 green-4"], "red-5",
+                    "yellow-7 yellow-8 green-8")
+    play(game, "play wild-dip blue uno")
+    assert game.uno_owed == () and hand(game, 0) == "red-2 yellow-7"
+    play(game, "give yellow-7")
+    assert game.uno_owed == (0,) and "catch 1 0" in legal(game)
+
+
 def test_r6_no_catching_yourself():
     game = position("classic", ["red-7 red-2", "blue-3 green-5"], "red-5", "yellow-1")
     play(game, "play red-7")

@@ -14,7 +14,16 @@ import sqlite_utils
 import engine
 from engine import Card, ScoringMode, TableOptions
 
+from ..db import transaction
 from .records import GameRecord, Hand, Holding
+
+
+def select_rows(db: sqlite_utils.Database, sql: str, args: list[Any]) -> list[dict[str, Any]]:
+    """The rows a select finds, as dicts: straight through the connection, without the
+    table look-ups and savepoint sqlite-utils adds around each of its reads."""
+    cursor = db.execute(sql, args)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
 @contextmanager
@@ -24,14 +33,8 @@ def snapshot(db: sqlite_utils.Database) -> Iterator[None]:
     if db.conn.in_transaction:
         yield
         return
-    db.execute("BEGIN")
-    try:
+    with transaction(db):
         yield
-    except BaseException:
-        if db.conn.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 def read_setups(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> dict[int, GameRecord]:
@@ -43,7 +46,8 @@ def read_setups(db: sqlite_utils.Database, game_rows: list[dict[str, Any]]) -> d
     ids = [r["id"] for r in rows]
     marks = ",".join("?" * len(ids))
     players: dict[int, list[str]] = {i: [] for i in ids}
-    for p in db.table("players").rows_where(f"game_id in ({marks})", ids, order_by="game_id, seat"):
+    for p in select_rows(
+            db, f"select * from players where game_id in ({marks}) order by game_id, seat", ids):
         players[p["game_id"]].append(p["name"])
     games: dict[int, GameRecord] = {}
     for r in rows:
@@ -71,12 +75,14 @@ def _record(row: dict[str, Any], settings: tuple[type[engine.Game], ScoringMode,
 def read_hands(db: sqlite_utils.Database, games: Mapping[int, GameRecord] | GameRecord,
                 where: str, args: list[Any], limit: int | None = None) -> list[Hand]:
     """The hands these rows are, in order (numbered 0: the caller counts), with what was held."""
-    hand_rows = list(db.table("hands").rows_where(where, args, order_by="id", limit=limit))
+    hand_rows = list(select_rows(db, f"select * from hands where {where} order by id"
+                              + ("" if limit is None else f" limit {int(limit)}"), args))
     holdings: dict[int, list[dict[str, Any]]] = {h["id"]: [] for h in hand_rows}
     if hand_rows:
         marks = ",".join("?" * len(hand_rows))
-        for row in db.table("holdings").rows_where(f"hand_id in ({marks})", list(holdings),
-                                                   order_by="seat"):
+        for row in select_rows(
+                db, f"select * from holdings where hand_id in ({marks}) order by seat",
+                list(holdings)):
             holdings[row["hand_id"]].append(row)
     hands = []
     for h in hand_rows:

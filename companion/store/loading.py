@@ -23,8 +23,8 @@ from .checkpoints import (
     replay,
     score_on,
 )
+from .decoding import read_hands, read_setups, snapshot
 from .records import GameRecord, Hand
-from .rows import read_hands, read_setups, snapshot
 
 #: Hands read per query where every hand is wanted (SQLite caps a query's parameters).
 HANDS_PER_READ = 500

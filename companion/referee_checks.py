@@ -18,7 +18,8 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 import engine
-from engine import Card, Rank, TableOptions, card_name, referee
+from engine import Card, TableOptions, card_name, referee
+from engine.card_facts import DRAW_WILDS
 from engine.referee import Scene, TooOpenError, Verdict
 from engine.referee.specials import JUMP_IN_OFF, SEVEN_ZERO_OFF
 from engine.rulebook import rulebook
@@ -43,12 +44,10 @@ MAX_SEATS_TEXT = max(v.max_players for v in engine.VARIANTS) * (MAX_NAME + 2)
 MAX_CARDS = 120
 #: The most values read for a repeated field (the house rules ticked).
 MAX_REPEATS = 2 * len(HOUSE_RULES)
-#: Draw wilds, so a page can name the one its variant's deck holds ("Wild Draw 4").
-DRAW_WILDS = (Rank.WILD_DRAW4, Rank.WILD_DRAW2)
 
 
 @dataclass(frozen=True)
-class Table:
+class TableForm:
     """Who sits where, with which variant and options: from a game, or as typed."""
 
     variant: type[engine.Game]
@@ -118,7 +117,7 @@ class Table:
     @property
     def draw_wilds(self) -> list[str]:
         """The names of the deck's draw wilds (what a challenge is about)."""
-        return [card_name(c) for c in self.deck if c.rank in DRAW_WILDS]
+        return [card_name(c) for c in self.deck if c in DRAW_WILDS]
 
     def house_rules(self) -> list[str]:
         """The table's setup and house rules in plain sentences (the engine's words)."""
@@ -131,17 +130,17 @@ def _deck(variant_name: str, options: TableOptions) -> Mapping[Card, int]:
     return engine.find_variant(variant_name).deck_counts(options)
 
 
-def read_table(values: Mapping[str, Any], game: GameRecord | None) -> Table:
+def read_table(values: Mapping[str, Any], game: GameRecord | None) -> TableForm:
     """The table from a game (its variant, options, seats still in, next dealer), or
     from the fields ``variant``, ``seats`` (names, comma-separated), ``house`` (the house
     rules ticked) and each other option by its name (empty: the variant's own)."""
     if game is not None:
         active = game.standings.active
         dealer = game.next_dealer
-        return Table(game.variant, tuple(game.players[s] for s in active), game.options,
+        return TableForm(game.variant, tuple(game.players[s] for s in active), game.options,
                      game.players[dealer] if dealer in active else None, game)
     try:
-        variant = engine.find_variant(str(values.get("variant") or "classic")[:MAX_TEXT])
+        variant = engine.find_variant(str(values.get("variant") or engine.VARIANTS[0].name)[:MAX_TEXT])
     except ValueError:
         variant = engine.VARIANTS[0]
     typed = str(values.get("seats") or "")
@@ -151,7 +150,7 @@ def read_table(values: Mapping[str, Any], game: GameRecord | None) -> Table:
     # Shown as typed, but never more seats than the variant has, nor longer names than a
     # game's: the pages stay small whatever is typed.
     seats = tuple(n[:MAX_NAME] for n in names[:variant.max_players])
-    return Table(variant, seats, options, None, None, house, problem, tuple(problems.items()))
+    return TableForm(variant, seats, options, None, None, house, problem, tuple(problems.items()))
 
 
 def read_options(variant: type[engine.Game], values: Mapping[str, Any]
@@ -254,12 +253,12 @@ class Field:
     #: Asked only where the variant has a Wild Jackpot lever (as a ``lever`` field is).
     lever_only: bool = False
 
-    def offered(self, table: Table) -> bool:
+    def offered(self, table: TableForm) -> bool:
         """Whether this table is asked it: the lever's outcome, whom its "choose" picked
         and the rule-card unit only where the variant has a lever (the engine says which)."""
         return (self.kind != "lever" and not self.lever_only) or table.variant.has_lever()
 
-    def names(self, table: Table) -> list[str]:
+    def names(self, table: TableForm) -> list[str]:
         """The form fields this question sends."""
         if self.kind == "hand":
             return [self.name, f"{self.name}_count"]
@@ -268,7 +267,7 @@ class Field:
                     for n in (f"{self.name}-{i}", f"{self.name}-{i}_count")]
         return [self.name]
 
-    def describe(self, table: Table) -> dict[str, Any]:
+    def describe(self, table: TableForm) -> dict[str, Any]:
         """The field as the JSON description of a check lists it; a count with its bounds
         (``low``, ``high``: the engine's deck and rule-card unit, R2, R17)."""
         out = {"name": self.name, "kind": self.kind, "label": self.label,
@@ -313,7 +312,7 @@ def _hand(values: Mapping[str, Any], name: str, label: str) -> str | int | None:
     return _count(values, f"{name}_count", label)
 
 
-def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
+def read_field(f: Field, table: TableForm, values: Mapping[str, Any]) -> Any:
     """The value the referee gets for one field; :class:`FormErrors` if it cannot be read."""
     if f.kind == "flag":
         return bool(values.get(f.name))
@@ -341,7 +340,7 @@ def read_field(f: Field, table: Table, values: Mapping[str, Any]) -> Any:
     return value
 
 
-def read_fields(fields: Iterable[Field], table: Table, values: Mapping[str, Any], *,
+def read_fields(fields: Iterable[Field], table: TableForm, values: Mapping[str, Any], *,
                 seated: bool = True) -> dict[str, Any]:
     """Every one of ``fields``, read; :class:`FormErrors` with each problem by field, and
     the seats' where the fields need them (``seated``)."""
@@ -391,11 +390,11 @@ class Check:
     #: How the referee's refusals name the top field's card.
     top_is: str = "the top card"
 
-    def fields_at(self, table: Table) -> list[Field]:
+    def fields_at(self, table: TableForm) -> list[Field]:
         """The fields this table is asked (the lever's only where there is one)."""
         return [f for f in self.fields if f.offered(table)]
 
-    def more_given(self, table: Table, values: Mapping[str, Any]) -> bool:
+    def more_given(self, table: TableForm, values: Mapping[str, Any]) -> bool:
         """Whether any optional detail was given (so the page shows them open)."""
         for f in self.fields_at(table):
             for name in f.names(table) if f.more else ():
@@ -404,7 +403,7 @@ class Check:
                     return True
         return False
 
-    def asks(self, table: Table) -> str:
+    def asks(self, table: TableForm) -> str:
         """The question, with the table's draw wild named where it says {wild}; at a table
         without the check's house rule, the referee's word on that follows."""
         question = self.question.format(wild=" or ".join(table.draw_wilds) or "draw wild")
@@ -413,7 +412,7 @@ class Check:
             question += f" {off[:1].upper()}{off[1:]}."
         return question
 
-    def describe(self, table: Table) -> dict[str, Any]:
+    def describe(self, table: TableForm) -> dict[str, Any]:
         """The check as JSON: what it asks and the fields it reads."""
         return {"check": self.slug, "title": self.title, "question": self.asks(table),
                 "fields": [f.describe(table) for f in self.fields_at(table)],
@@ -463,7 +462,7 @@ _COUNTS_BEFORE = Field("counts", "hands", "How many cards each player held",
                        hint="Before the play; anyone left out holds a deal's worth.")
 
 
-def scene_and_question(check: Check, table: Table,
+def scene_and_question(check: Check, table: TableForm,
                        values: Mapping[str, Any]) -> tuple[Scene, dict[str, Any]]:
     """A check's form, read: the scene its fields describe, built (and so checked) once,
     and the question the check asks of it, as its keyword arguments. :class:`FormErrors`
@@ -493,7 +492,7 @@ def scene_and_question(check: Check, table: Table,
     return scene, question
 
 
-def question_pairs(check: Check, table: Table,
+def question_pairs(check: Check, table: TableForm,
                    values: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A check's question as a link's query, or as a ruling keeps its dispute: the table's
     fields, then each field the check reads at this table that was given, once (the value
@@ -517,7 +516,7 @@ def _pairs(values: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return list(values.items())
 
 
-def ask(check: Check, table: Table, values: Mapping[str, Any]) -> Verdict:
+def ask(check: Check, table: TableForm, values: Mapping[str, Any]) -> Verdict:
     """The referee's verdict on a check's form (see :func:`scene_and_question`)."""
     scene, question = scene_and_question(check, table, values)
     verdict = check.ask(scene, **question)
@@ -634,7 +633,7 @@ MAIN = tuple(c for c in CHECKS if not c.slug.startswith("special/"))
 SPECIAL = tuple(c for c in CHECKS if c.slug.startswith("special/"))
 
 
-def offered(checks: tuple[Check, ...], table: Table) -> list[Check]:
+def offered(checks: tuple[Check, ...], table: TableForm) -> list[Check]:
     """The checks a table can ask: a special card's only where the deck holds it."""
     return [c for c in checks if table.holds(c.card)]
 
