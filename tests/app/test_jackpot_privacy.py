@@ -129,10 +129,13 @@ def test_the_viewers_link_asks_which_player_then_a_seat_is_claimed_once(table, j
     assert "Ben's own phone" in table.text(share.select_one("#own-phones"))
     assert table.post(f"/games/{jp}/seats/1/free").status_code == 303
     assert claim(other, jp, 1).status_code == 303
-    # ... or from the rule cards page, where Ben's row offers it.
-    form = table.page(table.client.get(f"/games/{jp}/jackpot/cards")).select_one(
-        f"form[action='/games/{jp}/seats/1/free']")
-    assert form is not None
+    # ... or from the rule cards page, where Ben's row offers it (after asking).
+    link = table.page(table.client.get(f"/games/{jp}/jackpot/cards")).select_one(
+        f"a[href='/games/{jp}/seats/1/free?back=cards']")
+    assert link is not None
+    asked = table.page(table.client.get(f"/games/{jp}/seats/1/free?back=cards"))
+    form = asked.select_one(f"form[action='/games/{jp}/seats/1/free']")
+    assert form is not None and form.select_one("input[name=back][value=cards]") is not None
     assert table.post(f"/games/{jp}/seats/1/free", {"back": "cards"}).headers[
         "Location"] == f"/games/{jp}/jackpot/cards"
     assert table.rows("select seat from access where seat is not null") == []

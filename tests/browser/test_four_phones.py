@@ -153,3 +153,40 @@ def test_numbers_and_headings_never_break_with_a_long_name_or_large_text(page: P
         for size in ("100%", "200%"):
             page.evaluate(f"document.documentElement.style.fontSize = '{size}'")
             fits(page, f"{where} at {size}")
+
+
+def test_the_share_page_tells_its_links_apart_and_asks_before_locking_one_out(
+        page: Page, other_phone: Page) -> None:
+    start_game(page, "wild-jackpot", ["Ana", "Ben", "Cleo", "Dev"])
+    game = urlparse(page.url).path
+    join(other_phone, page, game, "viewer")
+    other_phone.get_by_role("button", name="Cleo", exact=True).tap()
+    wait_for_page(other_phone, other_phone.locator("#standings"))
+    page.goto(f"{game}/share")
+    # Each link shows whole, so the two read differently on the screen.
+    shown = {}
+    for role in ("viewer", "keeper"):
+        field = page.locator(f"#link-{role}")
+        assert field.evaluate("el => el.scrollHeight <= el.clientHeight + 1"), role
+        assert field.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), role
+        shown[role] = field.input_value()
+    assert shown["viewer"] != shown["keeper"]
+    axe_clean(page, "share page")
+    fits(page, "share page")
+    # "Lock this link out…" asks first, saying what it does; "Keep it" changes nothing.
+    page.locator("#share-viewer").get_by_role("link", name="Lock this link out…").tap()
+    wait_for_page(page, page.get_by_role("heading", name="Lock out the viewer's link?"))
+    expect(page.locator("main")).to_contain_text("lose their seats")
+    axe_clean(page, "lock out a link?")
+    page.get_by_role("link", name="Keep it").tap()
+    wait_for_page(page, page.locator("#own-phones"))
+    assert page.locator("#link-viewer").input_value() == shown["viewer"]
+    expect(page.locator("#own-phones")).to_contain_text("Cleo's own phone")
+    # "Free seat…" asks too.
+    page.get_by_role("link", name="Free Cleo's seat…").tap()
+    wait_for_page(page, page.get_by_role("heading", name="Free Cleo's seat?"))
+    page.get_by_role("link", name="Keep it").tap()
+    expect(page.locator("#own-phones")).to_contain_text("Cleo's own phone")
+    page.get_by_role("link", name="Free Cleo's seat…").tap()
+    page.get_by_role("button", name="Free the seat").tap()
+    expect(page.locator("#own-phones")).not_to_contain_text("Cleo's own phone")
