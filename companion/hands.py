@@ -204,6 +204,7 @@ def history(game_id: int) -> str:
     return render_template("history.html", game=game, shown=shown, page=page, pages=pages,
                            restorable=store.deleted_hand_id(get_db(), game, restore),
                            rulings=kept, saved=row_id(request.args.get("saved")),
+                           removed=store.removed_hands(get_db(), game) if page == 1 else [],
                            changeable=store.CHANGEABLE_HANDS)
 
 

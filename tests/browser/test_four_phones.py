@@ -1,5 +1,6 @@
 """Four phones, one evening (issue 26), the scorekeeping side, at 360x640 (touch): the
-Wild Jackpot scorekeeper's scoreboard shows the scores first, a live page follows all of
+Wild Jackpot scorekeeper's scoreboard shows the scores first, a hand taken back is put back
+from the History, a live page follows all of
 the game (its buttons and the winner, not only the standings), numbers and headings never
 break inside, and what a save, an undo or the winning hand did is in view.
 """
@@ -97,6 +98,15 @@ def test_the_wild_jackpot_keeper_sees_the_scores_first(page: Page) -> None:
     page.get_by_role("button", name="Undo last hand").click()
     wait_for_page(page, page.locator("#scores form button.link"))
     assert in_view(page, "#scores .notice") and in_view(page, "#standings")
+    # The hand taken back is in the History, and goes back from there.
+    page.get_by_role("link", name="History", exact=True).click()
+    wait_for_page(page, page.locator("#removed"))
+    expect(page.locator("#removed li")).to_have_text(
+        re.compile(r"^Hand 1: Ana went out; Ben held 7, Cleo held 1, Dev held 2\s+Put back"))
+    axe_clean(page, "history with a hand taken back")
+    page.get_by_role("button", name="Put back hand 1").click()
+    wait_for_page(page, page.get_by_role("link", name="Record hand 2"))
+    expect(page.locator("#scores .meta")).to_contain_text("1 hand played")
 
 
 def test_a_keeper_s_live_page_follows_the_buttons_and_the_winner(
