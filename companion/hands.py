@@ -81,10 +81,14 @@ def _for_how_long(since: datetime) -> str:
 def _someone_else_entering(game: store.GameRecord, hand: store.Hand | None) -> str | None:
     """What this phone is told when another phone is entering the same hand."""
     entries = store.others_entering(get_db(), game.id, hand.id if hand else NEW, _phone())
-    started = next((since for data, since in entries if _filled(data)), None)
+    number = hand.number if hand else game.hand_count + 1
+    # Choosing who went out is entering too; an entry made for another hand number (one
+    # saved since, by another phone) is not this hand's.
+    started = next((since for data, since in entries
+                    if (_filled(data) or str(data.get("out", "")).strip())
+                    and (hand or str(data.get("number") or number) == str(number))), None)
     if started is None:
         return None
-    number = hand.number if hand else game.hand_count + 1
     return (f"Another phone is entering hand {number} ({_for_how_long(started)}). This "
             "entry is this phone's own: if both are saved, the second phone is asked what "
             "to do with its hand.")
@@ -217,12 +221,22 @@ def new_hand(game_id: int) -> tuple[str, int]:
     if draft and store.is_spent(get_db(), draft.get("entry", "")):
         store.drop_draft(get_db(), game.id, NEW, _phone())  # that entry was saved: start afresh
         draft = None
+    if draft and str(draft.get("number") or game.hand_count + 1) != str(game.hand_count + 1):
+        # Made for a hand number another phone has saved (or taken back) since: a clash
+        # still to settle, never a silent draft of the next hand. Nothing entered: dropped.
+        if _filled(draft):
+            return _clash(game.id, None, draft)
+        store.drop_draft(get_db(), game.id, NEW, _phone())
+        draft = None
     data = _form_data(request.args)
     restored = False
-    if not _entered(data) and draft:
+    if not _entered(data) and draft and _entered(draft):
         data = {**draft, **data}
-        restored = _entered(draft)
-    return _picker(game, _fresh_entry(game, data), restored=restored)
+        restored = True
+    fresh = _fresh_entry(game, data)
+    if "out" in request.args:  # who went out is chosen: other phones are told (below)
+        store.save_draft(get_db(), game.id, NEW, _phone(), fresh)
+    return _picker(game, fresh, restored=restored)
 
 
 @bp.post("/preview")
