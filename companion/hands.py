@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -148,6 +148,32 @@ def _fresh_entry(game: store.GameRecord, data: dict[str, str]) -> dict[str, str]
             "number": str(game.hand_count + 1)}
 
 
+def _said_at_once(reading: HandReading, data: Mapping[str, Any]) -> dict[str, str]:
+    """The entry's problems the picker says as they are made: what is wrong with what was
+    entered (cards and a total both, more of a card than the deck has), not what is still
+    to enter (that waits for Review)."""
+    def entered(key: str) -> bool:
+        seat = key.removeprefix("seat-")
+        return _filled({k: data.get(k, "") for k in (f"cards-{seat}", f"pts-{seat}")})
+    return {k: v for k, v in reading.errors.items()
+            if k == "cards" or (k.startswith("seat-") and entered(k))}
+
+
+#: The most games a phone remembers entering by totals only (its session cookie).
+TOTALS_GAMES = 20
+
+
+def _totals_only(game_id: int) -> bool:
+    """Whether this phone enters this game's hands by totals only (a table that counts its
+    own cards): chosen on the picker (``?totals=1``, ``?totals=0``), remembered."""
+    chosen = [g for g in session.get("totals_only", []) if isinstance(g, int)]
+    wanted = request.args.get("totals")
+    if wanted in ("0", "1"):
+        chosen = [g for g in chosen if g != game_id] + ([game_id] if wanted == "1" else [])
+        session["totals_only"] = chosen[-TOTALS_GAMES:]
+    return game_id in chosen
+
+
 def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | None = None,
             errors: Mapping[str, str] | None = None, status: int = 200,
             restored: bool = False) -> tuple[str, int]:
@@ -160,11 +186,13 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
         return (render_template("hand_out.html", game=game, hand=hand, data=data,
                                 errors=errors or {}, entering=entering), status)
     reading = read_hand(game, data)
+    totals_only = _totals_only(game.id)
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
         seats=game.standings.scored_seats(went_out),
-        deck=deck_grid(game.variant.name, game.options), reading=reading,
-        errors=errors or {}, restored=restored, entering=entering,
+        deck="" if totals_only else deck_grid(game.variant.name, game.options),
+        reading=reading, errors=errors or {}, restored=restored, entering=entering,
+        totals_only=totals_only, said=_said_at_once(reading, data),
     )
     return html, status
 
@@ -252,7 +280,8 @@ def preview(game_id: int) -> str:
     except FormErrors as exc:
         reading = HandReading(-1, [], {}, exc.errors)
     seats = then.standings.scored_seats(reading.went_out) if reading.went_out >= 0 else ()
-    return render_template("_running.html", game=game, reading=reading, seats=seats)
+    return render_template("_running.html", game=game, reading=reading, seats=seats,
+                           said=_said_at_once(reading, data))
 
 
 @bp.post("/switch")

@@ -11,9 +11,11 @@ import re
 from urllib.parse import urlparse
 
 from browser_steps import (
+    Taps,
     join,
     record_hand,
     start_game,
+    tap_cards,
     violations,
     wait_for_htmx,
     wait_for_page,
@@ -200,3 +202,68 @@ def test_the_share_page_tells_its_links_apart_and_asks_before_locking_one_out(
     page.get_by_role("link", name="Free Cleo's seat…").tap()
     page.get_by_role("button", name="Free the seat").tap()
     expect(page.locator("#own-phones")).not_to_contain_text("Cleo's own phone")
+
+
+def test_a_table_that_counts_its_own_cards_enters_totals_only(page: Page) -> None:
+    start_game(page, "classic", ["Ana", "Ben", "Cleo", "Dev"])
+    game = urlparse(page.url).path
+    # Chosen once on the picker, kept for the next hands on this phone.
+    page.get_by_role("link", name="Record hand 1").tap()
+    page.get_by_role("button", name="Ana", exact=True).tap()
+    page.get_by_role("link", name="Totals only: we count our own cards").tap()
+    wait_for_page(page, page.get_by_role("link", name="Tap the cards instead"))
+    page.get_by_role("link", name="Scoreboard").tap()
+    wait_for_page(page, page.locator("#standings"))
+    taps = Taps()
+    taps(page.get_by_role("link", name="Record hand 1"))
+    taps(page.get_by_role("button", name="Ben", exact=True))
+    wait_for_page(page, page.get_by_label("Ana holds"))
+    assert page.locator(".grid-slot, .cell").count() == 0
+    # The three opponents and Review in one screen, no scrolling.
+    assert page.evaluate("document.documentElement.scrollHeight") <= SCREEN
+    axe_clean(page, "totals only")
+    fits(page, "totals only")
+    taps(page.get_by_label("Ana holds"))
+    for digits in ("12", "30", "7"):
+        page.keyboard.type(digits)
+        page.keyboard.press("Enter")  # the keyboard's Next, then Go on the last: Review
+    wait_for_page(page, page.get_by_role("heading", name="Review hand 1"))
+    taps(page.get_by_role("button", name="Save hand"))
+    wait_for_page(page, page.locator("#saved"))
+    assert taps.count <= 1 + 1 + 3, taps.count
+    print(f"\ntotals only, 3 opponents: {taps.count} taps plus the digits")
+    expect(page.locator("#standings tr[data-seat='1'] td.total")).to_have_text("49")
+    page.goto(f"{game}/hands/new?out=0")
+    expect(page.get_by_label("Ben holds")).to_be_visible()
+
+
+def test_the_picker_s_footer_reaches_every_opponent_and_says_a_clash_at_once(
+        page: Page) -> None:
+    start_game(page, "wild-jackpot", ["Ana", "Ben", LONG_NAME, "Dev"])
+    page.get_by_role("link", name="Record hand 1").tap()
+    page.get_by_role("button", name="Ana", exact=True).tap()
+    wait_for_page(page, page.locator("#seat-1 .cell").first)
+    tap_cards(page, 1, {"red-jackpot": 1})
+    tap_cards(page, 2, {"red-7": 1})
+    expect(page.locator("#pts-1")).not_to_have_text("0")
+    footer = page.locator(".sticky-actions").bounding_box()
+    assert footer is not None and footer["height"] <= 100, footer
+    # Every opponent's link whole on the screen: one tap each, no sideways strip.
+    for seat in (1, 2, 3):
+        link = page.locator(f".to-seats a[href='#seat-{seat}']")
+        assert in_view(page, f".to-seats a[href='#seat-{seat}']"), seat
+        assert link.evaluate("el => el.getBoundingClientRect().right <= el.closest('.running').getBoundingClientRect().right + 0.5")
+    # "Jackpot" whole on its card, here and on the referee's picker.
+    clipped = """() => Array.from(document.querySelectorAll('.cell')).filter((c) => c.offsetParent
+        && c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent)"""
+    assert page.evaluate(clipped) == []
+    axe_clean(page, "picker, a long name")
+    # Cards tapped and a total typed for Dev: said at once, not only at Review.
+    tap_cards(page, 3, {"blue-1": 1})
+    page.locator("input[name=pts-3]").fill("20")
+    expect(page.locator("#running .field-error")).to_contain_text("tap cards or type a total, not both")
+    expect(page.locator("#pts-3")).to_have_text("?")
+    page.goto("/referee")
+    page.locator(".check-link").first.tap()
+    wait_for_htmx(page)
+    assert page.evaluate(clipped) == []
