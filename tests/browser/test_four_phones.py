@@ -29,7 +29,8 @@ LONG_NAME = "Maximiliana Alexandrovna Konstantinopolsk"  # 41 characters, one wo
 
 #: Words broken across lines (a number "18|5", a heading "Poi|nts"), names aside (a
 #: 40-character name may need two lines): every word of every text node in ``main``
-#: outside a <bdi>, as a Range; more than one line box means it was broken.
+#: outside a <bdi>, as a Range (a hyphen ends a word: "Counter-|clockwise" is a line
+#: broken where it may be); more than one line box means it was broken.
 BROKEN = """() => {
   const found = [];
   const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
@@ -37,7 +38,7 @@ BROKEN = """() => {
     const el = node.parentElement;
     if (el.closest('bdi, .visually-hidden, [hidden], details:not([open]) > :not(summary)')) continue;
     if (!el.getClientRects().length) continue;
-    for (const m of node.data.matchAll(/\\S+/g)) {
+    for (const m of node.data.matchAll(/[^\\s-]+/g)) {  // a line may end at a hyphen
       const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
@@ -267,3 +268,27 @@ def test_the_picker_s_footer_reaches_every_opponent_and_says_a_clash_at_once(
     page.locator(".check-link").first.tap()
     wait_for_htmx(page)
     assert page.evaluate(clipped) == []
+
+
+def test_at_twice_the_text_size_nothing_scrolls_sideways_and_the_bars_stay_small(
+        page: Page) -> None:
+    start_game(page, "classic", ["Ana", "Ben", "Cleo", "Dev"])
+    game = urlparse(page.url).path
+
+    def twice(where: str) -> None:
+        page.goto(where)
+        wait_for_htmx(page)
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+        fits(page, f"{where} at 200%")
+        bar = page.locator(".bar").bounding_box()
+        assert bar is not None and bar["height"] <= 48.5, (where, bar)  # one line
+
+    twice(game)
+    twice(f"{game}/hands/new?out=0")
+    footer = page.locator(".sticky-actions").bounding_box()
+    assert footer is not None and footer["height"] <= 100, footer
+    page.goto("/referee")
+    checks = [a.get_attribute("href") or "" for a in page.locator(".check-link").all()]
+    assert len(checks) >= 6
+    for check in checks:
+        twice(check)
