@@ -14,6 +14,7 @@ from browser_steps import (
     Taps,
     join,
     record_hand,
+    share_link,
     start_game,
     tap_cards,
     violations,
@@ -226,6 +227,9 @@ def test_a_table_that_counts_its_own_cards_enters_totals_only(page: Page) -> Non
     fits(page, "totals only")
     taps(page.get_by_label("Ana holds"))
     for digits in ("12", "30", "7"):
+        if digits == "7":  # the running points came; each box shows its number once
+            expect(page.locator("#running")).to_contain_text("Ana 12")
+            expect(page.locator("#seat-0 .pts")).to_be_hidden()
         page.keyboard.type(digits)
         page.keyboard.press("Enter")  # the keyboard's Next, then Go on the last: Review
     wait_for_page(page, page.get_by_role("heading", name="Review hand 1"))
@@ -292,3 +296,36 @@ def test_at_twice_the_text_size_nothing_scrolls_sideways_and_the_bars_stay_small
     assert len(checks) >= 6
     for check in checks:
         twice(check)
+
+
+def test_the_journeys_counted_again(page: Page, other_phone: Page) -> None:
+    # (A hand of three opponents holding four cards each: 16 taps, test_everyone.py.)
+    start_game(page, "wild-jackpot", ["Ana", "Ben", "Cleo", "Dev"])
+    game = urlparse(page.url).path
+    link = share_link(page, game, "viewer")
+    # Joining: the link opened (a scan), then one tap, "which player are you?".
+    joining = Taps()
+    other_phone.goto(link)
+    joining(other_phone.get_by_role("button", name="Cleo", exact=True))
+    wait_for_page(other_phone, other_phone.locator("#standings"))
+    # A pull: one tap on the scoreboard.
+    page.goto(game)
+    wait_for_htmx(page)
+    pulling = Taps()
+    pulling(page.locator("#jackpot").get_by_role("button", name="Ana pulls"))
+    wait_for_page(page, page.locator("#spin-outcome"))
+    # A Wild Draw 4 challenge, the accused's three cards known, from the scoreboard.
+    page.goto(game)
+    disputing = Taps()
+    disputing(page.get_by_role("link", name="Settle a dispute"))
+    disputing(page.get_by_role("link", name=re.compile("^Challenge!")))
+    wait_for_page(page, page.get_by_role("heading", name="Challenge!"))
+    disputing(page.locator("#field-by label.tap").filter(has_text=re.compile("^Ben$")))
+    disputing(page.locator("#field-color label.red"))
+    for card in ("red-3", "blue-7", "green-1"):
+        disputing(page.locator(f"#field-hand .cell[data-card='{card}']"))
+    disputing(page.get_by_role("button", name="Decide"))
+    expect(page.locator("#outcome")).to_contain_text("Ben's Wild Draw 4 was illegal")
+    counted = {"join": joining.count, "pull": pulling.count, "dispute": disputing.count}
+    print(f"\ntaps: {counted}")
+    assert counted["join"] <= 1 and counted["pull"] <= 1 and counted["dispute"] <= 8, counted
