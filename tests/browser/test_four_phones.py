@@ -268,9 +268,9 @@ def test_the_picker_s_footer_reaches_every_opponent_and_says_a_clash_at_once(
     page.locator("input[name=pts-3]").fill("20")
     expect(page.locator("#running .field-error")).to_contain_text("tap cards or type a total, not both")
     expect(page.locator("#pts-3")).to_have_text("?")
-    page.goto("/referee")
-    page.locator(".check-link").first.tap()
+    page.goto("/referee/challenge?variant=wild-jackpot")
     wait_for_htmx(page)
+    expect(page.locator("#field-hand .cell[data-card='red-jackpot']")).to_be_visible()
     assert page.evaluate(clipped) == []
 
 
