@@ -196,7 +196,7 @@ class Table:
                                          expect=(303,))
         self.game = int(urllib.parse.urlsplit(done[1]["location"]).path.rsplit("/", 1)[1])
         share = await self.keeper.request("setup", "GET", f"/games/{self.game}/share")
-        links = dict(re.findall(r'id="link-(\w+)" value="([^"]+)"', share[2]))
+        links = dict(re.findall(r'id="link-(\w+)"[^>]*>([^<]+)</textarea>', share[2]))
         viewer_link = urllib.parse.urlsplit(html.unescape(links["viewer"])).path
         for viewer in self.viewers:
             await viewer.request("setup", "GET", viewer_link, expect=(303,))

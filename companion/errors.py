@@ -16,8 +16,9 @@ from werkzeug.routing import IntegerConverter
 
 from .db import db_broken
 
+#: A refusal's title; a 403's body says who may (the scorekeeper, or a player's own phone).
 TITLES = {
-    400: "That did not work", 403: "Only the scorekeeper can do that", 404: "Not found", 405: "That did not work",
+    400: "That did not work", 403: "Not from this phone", 404: "Not found", 405: "That did not work",
     409: "That did not work", 413: "Too much at once",
 }
 

@@ -65,6 +65,7 @@ def index() -> str:
         "index.html", in_progress=in_progress, finished=finished, deleted_game=deleted_game,
         open_page=open_page, more_open=more_open, page=page, more_finished=more_finished,
         forgot=bool(request.args.get("forgot")),
+        kept_games=store.access.kept_here(db, mine, [g.id for g in [*in_progress, *finished]]),
     )
 
 

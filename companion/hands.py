@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -81,10 +81,14 @@ def _for_how_long(since: datetime) -> str:
 def _someone_else_entering(game: store.GameRecord, hand: store.Hand | None) -> str | None:
     """What this phone is told when another phone is entering the same hand."""
     entries = store.others_entering(get_db(), game.id, hand.id if hand else NEW, _phone())
-    started = next((since for data, since in entries if _filled(data)), None)
+    number = hand.number if hand else game.hand_count + 1
+    # Choosing who went out is entering too; an entry made for another hand number (one
+    # saved since, by another phone) is not this hand's.
+    started = next((since for data, since in entries
+                    if (_filled(data) or str(data.get("out", "")).strip())
+                    and (hand or str(data.get("number") or number) == str(number))), None)
     if started is None:
         return None
-    number = hand.number if hand else game.hand_count + 1
     return (f"Another phone is entering hand {number} ({_for_how_long(started)}). This "
             "entry is this phone's own: if both are saved, the second phone is asked what "
             "to do with its hand.")
@@ -141,6 +145,32 @@ def _fresh_entry(game: store.GameRecord, data: dict[str, str]) -> dict[str, str]
             "number": str(game.hand_count + 1)}
 
 
+def _said_at_once(reading: HandReading, data: Mapping[str, Any]) -> dict[str, str]:
+    """The entry's problems the picker says as they are made: what is wrong with what was
+    entered (cards and a total both, more of a card than the deck has), not what is still
+    to enter (that waits for Review)."""
+    def entered(key: str) -> bool:
+        seat = key.removeprefix("seat-")
+        return _filled({k: data.get(k, "") for k in (f"cards-{seat}", f"pts-{seat}")})
+    return {k: v for k, v in reading.errors.items()
+            if k == "cards" or (k.startswith("seat-") and entered(k))}
+
+
+#: The most games a phone remembers entering by totals only (its session cookie).
+TOTALS_GAMES = 20
+
+
+def _totals_only(game_id: int) -> bool:
+    """Whether this phone enters this game's hands by totals only (a table that counts its
+    own cards): chosen on the picker (``?totals=1``, ``?totals=0``), remembered."""
+    chosen = [g for g in session.get("totals_only", []) if isinstance(g, int)]
+    wanted = request.args.get("totals")
+    if wanted in ("0", "1"):
+        chosen = [g for g in chosen if g != game_id] + ([game_id] if wanted == "1" else [])
+        session["totals_only"] = chosen[-TOTALS_GAMES:]
+    return game_id in chosen
+
+
 def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | None = None,
             errors: Mapping[str, str] | None = None, status: int = 200,
             restored: bool = False) -> tuple[str, int]:
@@ -153,11 +183,13 @@ def _picker(game: store.GameRecord, data: Mapping[str, Any], hand: store.Hand | 
         return (render_template("hand_out.html", game=game, hand=hand, data=data,
                                 errors=errors or {}, entering=entering), status)
     reading = read_hand(game, data)
+    totals_only = _totals_only(game.id)
     html = render_template(
         "hand_picker.html", game=game, hand=hand, data=data, went_out=went_out,
         seats=game.standings.scored_seats(went_out),
-        deck=deck_grid(game.variant.name, game.options), reading=reading,
-        errors=errors or {}, restored=restored, entering=entering,
+        deck="" if totals_only else deck_grid(game.variant.name, game.options),
+        reading=reading, errors=errors or {}, restored=restored, entering=entering,
+        totals_only=totals_only, said=_said_at_once(reading, data),
     )
     return html, status
 
@@ -201,6 +233,7 @@ def history(game_id: int) -> str:
     return render_template("history.html", game=game, shown=shown, page=page, pages=pages,
                            restorable=store.deleted_hand_id(get_db(), game, restore),
                            rulings=kept, saved=row_id(request.args.get("saved")),
+                           removed=store.removed_hands(get_db(), game) if page == 1 else [],
                            changeable=store.CHANGEABLE_HANDS)
 
 
@@ -213,12 +246,22 @@ def new_hand(game_id: int) -> tuple[str, int]:
     if draft and store.is_spent(get_db(), draft.get("entry", "")):
         store.drop_draft(get_db(), game.id, NEW, _phone())  # that entry was saved: start afresh
         draft = None
+    if draft and str(draft.get("number") or game.hand_count + 1) != str(game.hand_count + 1):
+        # Made for a hand number another phone has saved (or taken back) since: a clash
+        # still to settle, never a silent draft of the next hand. Nothing entered: dropped.
+        if _filled(draft):
+            return _clash(game.id, None, draft)
+        store.drop_draft(get_db(), game.id, NEW, _phone())
+        draft = None
     data = _form_data(request.args)
     restored = False
-    if not _entered(data) and draft:
+    if not _entered(data) and draft and _entered(draft):
         data = {**draft, **data}
-        restored = _entered(draft)
-    return _picker(game, _fresh_entry(game, data), restored=restored)
+        restored = True
+    fresh = _fresh_entry(game, data)
+    if "out" in request.args:  # who went out is chosen: other phones are told (below)
+        store.save_draft(get_db(), game.id, NEW, _phone(), fresh)
+    return _picker(game, fresh, restored=restored)
 
 
 @bp.post("/preview")
@@ -234,7 +277,8 @@ def preview(game_id: int) -> str:
     except FormErrors as exc:
         reading = HandReading(-1, [], {}, exc.errors)
     seats = then.standings.scored_seats(reading.went_out) if reading.went_out >= 0 else ()
-    return render_template("_running.html", game=game, reading=reading, seats=seats)
+    return render_template("_running.html", game=game, reading=reading, seats=seats,
+                           said=_said_at_once(reading, data))
 
 
 @bp.post("/switch")

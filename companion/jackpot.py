@@ -303,11 +303,18 @@ def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
     cards = [c for c in store.rule_cards(get_db(), game.id) if c.seat == seat]
     mine = [c.text for c in cards if phone.reads(c)]
     room = share - (len(cards) - len(mine))  # cards written elsewhere keep their place
+    # The phone passed round the table never sends a written card back (issue 26): whoever
+    # holds it next must not read it. A box left blank over a written card keeps it.
+    sealed = len(mine) if phone.keeper else 0
     if request.method == "GET":
-        return _write_page(game, seat, phone, room, mine + [""] * (room - len(mine)))
+        return _write_page(game, seat, phone, room,
+                           ([""] * sealed or mine) + [""] * (room - len(mine)), sealed=sealed)
     if not phone.writes(seat):  # a scorekeeper's phone, for a player with their own
         return _write_page(game, seat, phone, room, [], {"card": _own_phone(game, seat)}), 409
     texts = [clean_name(t) for t in request.form.getlist("card")]
+    torn = set(request.form.getlist("tear"))
+    texts = [mine[k] if k < sealed and not text and str(k) not in torn else text
+             for k, text in enumerate(texts)]
     errors = {}
     if len(texts) > room:
         errors["card"] = (f"{game.players[seat]} writes {share} card{'s' if share != 1 else ''}"
@@ -350,7 +357,8 @@ def _own_phone(game: store.GameRecord, seat: int) -> str:
 
 
 def _write_page(game: store.GameRecord, seat: int, phone: Phone, room: int,
-                texts: Sequence[str], errors: Mapping[str, str] | None = None) -> str:
+                texts: Sequence[str], errors: Mapping[str, str] | None = None,
+                sealed: int = 0) -> str:
     """The write page: this phone's cards as inputs, the others' only as a count."""
     share = engine.rule_card_shares(len(game.players), game.variant.rule_cards)[seat]
     hidden = [c for c in store.rule_cards(get_db(), game.id)
@@ -359,7 +367,8 @@ def _write_page(game: store.GameRecord, seat: int, phone: Phone, room: int,
                            texts=texts if phone.writes(seat) else [], errors=errors or {},
                            suggestions=SUGGESTIONS, max_rule=MAX_RULE, phone=phone,
                            hidden=_written_where(game, phone, hidden),
-                           own_phone=_own_phone(game, seat), torn=bool(request.args.get("torn")))
+                           own_phone=_own_phone(game, seat), torn=bool(request.args.get("torn")),
+                           sealed=sealed)
 
 
 def _written_where(game: store.GameRecord, phone: Phone,

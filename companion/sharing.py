@@ -17,7 +17,8 @@ from . import store
 from .db import get_db, writing
 from .errors import host_name
 from .forms import parse_seat
-from .gate import current_access, device, get_game_or_404, viewers_may_post
+from .gate import current_access, device, get_game_or_404, keepers_only, viewers_may_post
+from .labels import bdi
 from .store import access, get_cache
 
 bp = Blueprint("sharing", __name__)
@@ -136,6 +137,25 @@ def _seat_page(game: store.GameRecord, refused: str | None = None) -> str:
                            claimed=access.seat_phones(get_db(), game.id))
 
 
+@bp.get("/games/<id:game_id>/seats/<small:seat>/free")
+@keepers_only
+def confirm_free_seat(game_id: int, seat: int) -> str:
+    """Ask before freeing a seat: say what it does to that player's phone."""
+    game = get_game_or_404(game_id)
+    if not 0 <= seat < len(game.players):
+        abort(404, description="There is no such seat in this game.")
+    name = bdi(game.players[seat])
+    back = request.args.get("back") == "cards"
+    return render_template(
+        "confirm.html", title=Markup("Free {}'s seat?").format(name),
+        message=Markup("{}'s phone stops being {}'s own: it only watches, and another phone "
+                       "(this one included) can write {}'s rule cards. That phone can choose "
+                       "the seat again.").format(name, name, name),
+        action=url_for("sharing.free_seat", game_id=game.id, seat=seat),
+        fields={"back": "cards"} if back else {}, button="Free the seat",
+        back=url_for("jackpot.rule_cards" if back else "sharing.share", game_id=game.id))
+
+
 @bp.post("/games/<id:game_id>/seats/<small:seat>/free")
 def free_seat(game_id: int, seat: int) -> Response:
     """The scorekeeper frees a seat: no phone is that player's own until one claims it.
@@ -145,6 +165,30 @@ def free_seat(game_id: int, seat: int) -> Response:
         access.free_seat(db, game_id, seat)
     back = ("jackpot.rule_cards" if request.form.get("back") == "cards" else "sharing.share")
     return redirect(url_for(back, game_id=game_id), 303)
+
+
+#: Each link, as its confirmation names it.
+LINK_NAMES = {access.KEEPER: "scorekeeper's link", access.VIEWER: "viewer's link"}
+
+
+@bp.get("/games/<id:game_id>/share/renew")
+@keepers_only
+def confirm_renew(game_id: int) -> str:
+    """Ask before making a link new: the phones the old one opened are locked out."""
+    game = get_game_or_404(game_id)
+    role = request.args.get("role")
+    if role not in access.ROLES:
+        abort(400, description="Choose which link to renew: nothing was changed.")
+    name = LINK_NAMES[role]
+    locked = ("every phone it opened but this one loses the game" if role == access.KEEPER
+              else "every phone it opened loses the game, and the players' own phones "
+                   "lose their seats")
+    return render_template(
+        "confirm.html", title=f"Lock out the {name}?",
+        message=f"A new {name} replaces it: the old one opens nothing any more, {locked} "
+                "until it scans the new one.",
+        action=url_for("sharing.renew", game_id=game.id), fields={"role": role},
+        button=f"Lock it out: new {name}", back=url_for("sharing.share", game_id=game.id))
 
 
 @bp.post("/games/<id:game_id>/share/renew")

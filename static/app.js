@@ -206,6 +206,18 @@
     refreshAddSeat(list);
   }
 
+  // Totals only (the hand picker without card grids): Enter, the keyboard's Next, moves
+  // on to the next opponent's total; on the last one it goes to Review, as a form does.
+  function onTotalEnter(event) {
+    const input = event.target;
+    if (event.key !== "Enter" || !input.matches || !input.matches(".totals .pts-input")) return;
+    const all = Array.from(document.querySelectorAll(".totals .pts-input"));
+    const next = all[all.indexOf(input) + 1];
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
+  }
+
   // New game: Enter in a name moves on to the next name (showing its seat) instead of
   // submitting; starting the game is a deliberate tap on its button.
   function onNameEnter(event) {
@@ -258,6 +270,7 @@
     document.addEventListener("click", onPickerClick);
     document.addEventListener("keydown", onPickerKey);
     document.addEventListener("keydown", onNameEnter);
+    document.addEventListener("keydown", onTotalEnter);
     document.addEventListener("input", onTextInput);
     keepAwake();
   });

@@ -75,6 +75,7 @@ from .loading import (
     history_page,
     load_game,
     load_hand,
+    removed_hands,
     score_with,
 )
 from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
@@ -113,7 +114,7 @@ __all__ = [
     "fill_listing_state", "forget_old_submissions", "get_cache", "hand_numbered",
     "history_page", "init_app", "is_spent", "keep_ruling", "last_direction", "lever_counts",
     "list_games", "list_rulings", "list_spins", "load_draft", "load_game", "load_hand",
-    "load_spin", "now", "others_entering", "pull_lever", "record_hand", "rematch_of",
+    "load_spin", "now", "others_entering", "pull_lever", "record_hand", "rematch_of", "removed_hands",
     "require_changeable", "reveal_rule_card", "revision", "revision_and_role", "rule_cards", "ruling_record",
     "save_draft", "score_stale_games", "score_with", "set_game_deleted", "set_hand_deleted", "set_play_on", "spin_for_submission",
     "store_carried", "tear_up_rule_cards", "update_hand", "write_rule_cards",

@@ -83,6 +83,16 @@ def links(db: sqlite_utils.Database, game_id: int) -> Links | None:
     return Links(row[0], row[1]) if row else None
 
 
+def kept_here(db: sqlite_utils.Database, device: str | None, game_ids: list[int]) -> set[int]:
+    """Of these games (a page of the home page's list), those ``device`` keeps the score of."""
+    if not device or not game_ids:
+        return set()
+    marks = ",".join("?" * len(game_ids))
+    return {int(r[0]) for r in db.execute(
+        f"select game_id from access where device = ? and role = ? and game_id in ({marks})",
+        [device, KEEPER, *game_ids]).fetchall()}
+
+
 def role_of(db: sqlite_utils.Database, device: str | None, game_id: int) -> Access:
     """What ``device`` may do with the game (a stranger when it was given no link)."""
     if not device:

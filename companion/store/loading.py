@@ -24,7 +24,7 @@ from .checkpoints import (
     score_on,
 )
 from .decoding import read_hands, read_setups, snapshot
-from .records import GameRecord, Hand
+from .records import CHANGEABLE_HANDS, GameRecord, Hand
 
 #: Hands read per query where every hand is wanted (SQLite caps a query's parameters).
 HANDS_PER_READ = 500
@@ -156,6 +156,28 @@ def history_page(db: sqlite_utils.Database, game: GameRecord, page: int,
     scored = None if start.problem else score_on(start.scored, hands)[0]
     return [(h, scored.score_of(h.number) if scored else None)
             for h in reversed(hands) if h.number >= oldest]
+
+
+#: The most taken-back hands the history lists (the newest).
+REMOVED_LISTED = 5
+
+
+def removed_hands(db: sqlite_utils.Database, game: GameRecord) -> list[Hand]:
+    """The game's latest deleted hands that can still be put back, newest deletion first,
+    each numbered as it would be again."""
+    found = []
+    with snapshot(db):
+        rows = db.execute("select id from hands where game_id = ? and deleted_at is not null "
+                          "order by deleted_at desc, id desc limit ?",
+                          [game.id, REMOVED_LISTED]).fetchall()
+        for (hand_id,) in rows:
+            before = db.execute("select count(*) from hands where game_id = ? and "
+                                "deleted_at is null and id < ?", [game.id, hand_id]).fetchone()[0]
+            if game.problem is None and game.hand_count - before >= CHANGEABLE_HANDS:
+                continue  # too far back to be put back (store.set_hand_deleted refuses it)
+            hand = read_hands(db, game, "id = ?", [hand_id])[0]
+            found.append(replace(hand, number=before + 1))
+    return found
 
 
 def deleted_hand_id(db: sqlite_utils.Database, game: GameRecord, hand_id: int | None) -> int | None:

@@ -244,8 +244,8 @@ class TableActions:
         """The game's share links as its share page shows them (this phone's role decides
         which), by role ("keeper", "viewer"): each the path a phone opens."""
         page = self.page(self.client.get(f"/games/{game_id}/share"))
-        return {str(box["id"]).removeprefix("link-"): urlsplit(str(box["value"])).path
-                for box in page.select("input.link-text[id^=link-]")}
+        return {str(box["id"]).removeprefix("link-"): urlsplit(box.get_text().strip()).path
+                for box in page.select("textarea.link-text[id^=link-]")}
 
     def join(self, link: str) -> TestResponse:
         """Open a share link on this phone (the game is then on its list)."""

@@ -344,7 +344,7 @@ class Phone:
         """The game's share links as this phone's share page shows them, by role: paths."""
         page = self.get(f"/games/{game_id}/share")
         assert page.status == 200, (page.status, page.words())
-        found = re.findall(r'id="link-(\w+)" value="([^"]+)"', page.text)
+        found = re.findall(r'id="link-(\w+)"[^>]*>([^<]+)</textarea>', page.text)
         return {role: urllib.parse.urlsplit(html.unescape(url)).path for role, url in found}
 
     def join(self, other: Phone, game_id: int, role: str = "keeper") -> None:

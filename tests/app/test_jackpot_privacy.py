@@ -129,10 +129,13 @@ def test_the_viewers_link_asks_which_player_then_a_seat_is_claimed_once(table, j
     assert "Ben's own phone" in table.text(share.select_one("#own-phones"))
     assert table.post(f"/games/{jp}/seats/1/free").status_code == 303
     assert claim(other, jp, 1).status_code == 303
-    # ... or from the rule cards page, where Ben's row offers it.
-    form = table.page(table.client.get(f"/games/{jp}/jackpot/cards")).select_one(
-        f"form[action='/games/{jp}/seats/1/free']")
-    assert form is not None
+    # ... or from the rule cards page, where Ben's row offers it (after asking).
+    link = table.page(table.client.get(f"/games/{jp}/jackpot/cards")).select_one(
+        f"a[href='/games/{jp}/seats/1/free?back=cards']")
+    assert link is not None
+    asked = table.page(table.client.get(f"/games/{jp}/seats/1/free?back=cards"))
+    form = asked.select_one(f"form[action='/games/{jp}/seats/1/free']")
+    assert form is not None and form.select_one("input[name=back][value=cards]") is not None
     assert table.post(f"/games/{jp}/seats/1/free", {"back": "cards"}).headers[
         "Location"] == f"/games/{jp}/jackpot/cards"
     assert table.rows("select seat from access where seat is not null") == []
@@ -324,8 +327,11 @@ def test_everyone_the_shared_phone_passes_round_the_players_without_their_own(ta
 def test_one_phone_writes_every_seat_and_reveals_each_card_passed_round(table, jp):
     for seat, texts in ((0, SHARED[0]), (1, BENS), (2, SHARED[2])):
         assert write(table, jp, seat, *texts).status_code == 303
+    # "Change" on the phone passed round: Ben's cards are not sent to whoever holds it
+    # (issue 26), a box each to write over them.
     page = table.client.get(f"/games/{jp}/jackpot/cards/1")
-    assert [box.get_text() for box in table.page(page).select("textarea[name=card]")] == BENS
+    assert [box.get_text() for box in table.page(page).select("textarea[name=card]")] == ["", ""]
+    assert not any(text in page.get_data(as_text=True) for text in BENS)
     sid = pull(table, jp, 2, LeverOutcome.EVERYONE, "one")
     order = dealt(table, jp)
     result = table.client.get(f"/games/{jp}/jackpot/spins/{sid}")

@@ -145,8 +145,13 @@ def test_cards_can_be_rewritten_torn_up_and_added_between_hands(table, jp):
     write_all(table, jp)
     pull_id = spin_id(pull(table, jp, 0, submission="k1"))
     used = piles(table, jp)["used"]
-    # Rewriting keeps a card where it is; blank tears it up; a new one goes in the unit.
-    write(table, jp, 0, "Sing louder", "")
+    # Rewriting keeps a card where it is; "tear up" tears it up (on the phone passed round
+    # a blank box keeps the hidden card: issue 26); a new one goes in the unit.
+    before = sorted(t for texts in piles(table, jp).values() for t in texts)
+    write(table, jp, 0, "", "")
+    assert sorted(t for texts in piles(table, jp).values() for t in texts) == before
+    assert table.post(f"/games/{jp}/jackpot/cards/0",
+                      {"card": ["Sing louder", ""], "tear": ["1"]}).status_code == 303
     after = piles(table, jp)
     assert "Hop" not in after["loaded"] + after["used"]
     assert "Sing louder" in after["loaded"] + after["used"]

@@ -57,12 +57,13 @@ def test_another_phone_opening_record_hand_starts_its_own_entry_and_is_told(
     assert bob.field(page, "entry") != ann_fields["entry"]
     assert entering(bob, page).startswith(
         "Another phone is entering hand 1 (for less than a minute).")
-    # "Who went out?" says it too; Ann's own picker does not, and still holds her cards.
+    # "Who went out?" says it too; Ann's own picker still holds her cards, and tells her
+    # Bob is entering too (he chose who went out: issue 26).
     assert "Another phone is entering hand 1" in entering(bob, bob.client.get(
         f"/games/{game_id}/hands/new"))
     mine = table.client.get(f"/games/{game_id}/hands/new")
-    assert entering(table, mine) == "" and table.held(table.html(mine), 1) == {
-        "red-7": 1, "wild": 1}
+    assert "Another phone is entering hand 1" in entering(table, mine)
+    assert table.held(table.html(mine), 1) == {"red-7": 1, "wild": 1}
     assert table.field(mine, "entry") == ann_fields["entry"]
     # Since when, in minutes (no time zone involved).
     with sqlite3.connect(table.app.config["DATABASE"]) as db:
@@ -72,10 +73,15 @@ def test_another_phone_opening_record_hand_starts_its_own_entry_and_is_told(
         f"/games/{game_id}/hands/new?out=0"))
 
 
-def test_a_draft_with_nothing_in_it_or_left_long_ago_is_not_someone_entering(
+def test_a_draft_left_long_ago_or_made_for_an_older_hand_is_not_someone_entering(
         table, game_id, bob):
-    preview(table, game_id, 0, {1: "", 2: ""})
-    assert entering(bob, bob.client.get(f"/games/{game_id}/hands/new?out=0")) == ""
+    # Only who went out chosen is entering already (issue 26).
+    table.client.get(f"/games/{game_id}/hands/new?out=0")
+    assert entering(bob, bob.client.get(f"/games/{game_id}/hands/new?out=1")).startswith(
+        "Another phone is entering hand 1")
+    # Hand 1 saved by Bob: Ann's choice was for hand 1, and nobody is entering hand 2.
+    assert bob.record(game_id, 1, {0: 5, 2: 5}).status_code == 303
+    assert entering(bob, bob.client.get(f"/games/{game_id}/hands/new?out=1")) == ""
     preview(table, game_id, 0, {1: 5})
     with sqlite3.connect(table.app.config["DATABASE"]) as db:
         db.execute("update drafts set updated_at = datetime('now', '-31 minutes') || '+00:00'")
@@ -127,6 +133,25 @@ def test_drop_mine_discards_the_second_phones_entry(table, game_id, bob):
     assert bob.drafts(game_id) == 0 and len(bob.hand_ids(game_id)) == 1
     fresh = bob.client.get(f"/games/{game_id}/hands/new?out=1")
     assert bob.field(fresh, "pts-0") == "" and "kept, not yet saved" not in bob.text(fresh)
+
+
+def test_a_clash_left_unsettled_stays_a_clash_and_never_becomes_the_next_hand(
+        table, game_id, bob):
+    # Bob's hand 1 clashes with Ann's; he goes Back and taps Record hand (issue 26).
+    bob_review = bob.review(game_id, 1, {0: 30, 2: 40})
+    assert table.record(game_id, 0, {1: 10, 2: 20}).status_code == 303
+    assert bob.save(bob_review).status_code == 409
+    again = bob.client.get(f"/games/{game_id}/hands/new")
+    assert again.status_code == 409, bob.text(again)
+    assert "Another phone saved hand 1 first" in bob.text(again)
+    assert clash_section(bob, again, "mine") == "Yours, on this phone Bob went out. Ann: 30 pts Cy: 40 pts"
+    # Choosing who went out for hand 2 does not slip past it either.
+    assert bob.client.get(f"/games/{game_id}/hands/new?out=2").status_code == 409
+    # Kept as hand 2, on purpose: then hand 3 starts empty.
+    assert bob.submit(again, f"/games/{game_id}/hands").status_code == 303
+    fresh = bob.client.get(f"/games/{game_id}/hands/new?out=2")
+    assert fresh.status_code == 200 and bob.field(fresh, "pts-0") == ""
+    assert "Hand 3: Cy went out" in bob.text(fresh)
 
 
 def test_a_past_hand_changed_on_two_phones_asks_the_second(table, game_id, bob):

@@ -66,7 +66,7 @@ def test_three_opponents_with_four_cards_each_take_sixteen_taps(page: Page) -> N
                         3: ("wild-draw4", "blue-0", "green-4", "yellow-draw2")}.items():
         for card in cards:
             tap(page.locator(f"#seat-{seat} .cell[data-card='{card}']"))
-    expect(page.locator("#running")).to_contain_text("Ann scores")
+    expect(page.locator("#running-scores")).to_contain_text("Ann scores")
     tap(page.get_by_role("button", name="Review hand"))
     tap(page.get_by_role("button", name="Save hand"))
     expect(page.locator("#standings")).to_be_visible()
@@ -121,7 +121,9 @@ def test_a_hand_recorded_with_the_keyboard_only(page: Page) -> None:
     expect(page.locator("#standings")).to_be_visible()
     assert totals(page) == ["24", "0", "0"]
     print(f"key presses on the picker, two opponents, to reach Review: {tabs_to_review}")
-    assert tabs_to_review <= 20  # 182 Tab presses before the grids were one Tab stop each
+    # 182 Tab presses before the grids were one Tab stop each; one more since the picker
+    # offers "Totals only" (issue 26).
+    assert tabs_to_review <= 21
 
 
 def test_focus_is_visible_on_the_picker_and_on_red_buttons(page: Page) -> None:

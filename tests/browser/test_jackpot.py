@@ -205,7 +205,7 @@ def test_the_lever_page_swaps_each_result_in_place(page: Page) -> None:
     game = start_jackpot_game(page)
     write_rule_cards(page, game)
     page.goto(game)
-    page.locator("#jackpot").get_by_role("link", name="First card, and more").tap()
+    page.locator("#lever-links").get_by_role("link", name="First card, and more").tap()
     expect(page.get_by_role("heading", level=1)).to_have_text("The Wild Jackpot lever")
     wait_for_htmx(page)  # htmx listens: the pulls below are swapped in, not loaded
     expect(page.locator("#spin-result")).to_have_attribute("aria-live", "polite")
@@ -298,7 +298,7 @@ def spinner_pages(page: Page, check: Check) -> None:
 def rule_card_pages(page: Page, check: Check) -> None:
     """The rule cards: who writes how many, a player writing, the phone passed on."""
     start_jackpot_game(page)
-    page.locator("#jackpot").get_by_role("link", name="Rule cards", exact=True).tap()
+    page.locator("#lever-links").get_by_role("link", name="Rule cards", exact=True).tap()
     expect(page.locator("#writers")).to_be_visible()
     check("rule cards")
     page.get_by_role("link", name="Write Ann's cards").tap()
@@ -331,7 +331,7 @@ def lever_pages(page: Page, check: Check) -> None:
 def first_card_pages(page: Page, check: Check) -> None:
     """A Jackpot turned up first: the form, the choice, and a choice with no card written."""
     start_jackpot_game(page)
-    page.locator("#jackpot").get_by_role("link", name="First card, and more").tap()
+    page.locator("#lever-links").get_by_role("link", name="First card, and more").tap()
     page.get_by_text("A Jackpot turned up as the first card?").tap()
     expect(page.locator("#first-card")).to_have_attribute("open", "")
     check("lever, first card")

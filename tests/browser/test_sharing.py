@@ -60,8 +60,8 @@ def test_a_renewed_link_shuts_the_old_one_out(page: Page, other_phone: Page):
     game = scoreboard(page)
     old = share_link(page, game, "viewer")
     join(other_phone, page, game, "viewer")
-    page.locator("#share-viewer").get_by_role(
-        "button", name="New link: the old one stops working").tap()
+    page.locator("#share-viewer").get_by_role("link", name="Lock this link out…").tap()
+    page.get_by_role("button", name="Lock it out: new viewer's link").tap()
     expect(page.locator("#renewed")).to_be_visible()
     assert page.locator("#link-viewer").input_value() != old
     response = other_phone.goto(game)
