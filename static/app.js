@@ -417,10 +417,29 @@
     });
   }
 
+  // A rule card the lever dealt to this phone's player (templates/_for_you.html, polled
+  // into #for-you on every page of the game): the phone vibrates, where it can, once per
+  // card (kept for the tab, so going from page to page does not buzz again).
+  function buzz() {
+    const banner = document.querySelector("#for-you [data-dealt]");
+    if (!banner || !("vibrate" in navigator)) return;
+    const key = "buzzed-" + banner.dataset.dealt;
+    try {
+      if (sessionStorage.getItem(key)) return;
+      sessionStorage.setItem(key, "1");
+    } catch (err) { /* storage refused: buzz all the same */ }
+    navigator.vibrate([200, 100, 200]);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
-    const poller = document.getElementById("live");
-    if (poller) follow(poller);
+    // The page's own poller, and the one for what waits for this phone (its banner).
+    ["live", "for-you-live"].forEach((id) => {
+      const poller = document.getElementById(id);
+      if (poller) follow(poller);
+    });
+    buzz();
   });
+  document.addEventListener("htmx:afterSettle", buzz);
 })();
 
 // No replays: a page the browser brings back from its back-forward cache (Back, Forward)
