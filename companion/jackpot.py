@@ -220,13 +220,10 @@ def _for_this_phone_here() -> dict[str, Any] | None:
 
 @bp.get("/games/<id:game_id>/for-you")
 @live.page
-def for_you(game_id: int) -> Response | str:
-    """What waits for this phone, polled from every page of the game (its live ETag: a
-    304 until the game changes)."""
-    game = jackpot_game_or_404(game_id)
-    if not htmx.is_htmx():
-        return redirect(url_for("games.scoreboard", game_id=game_id), 303)
-    return render_template("_for_you.html", fy=for_this_phone(game))
+def for_you(game_id: int) -> str:
+    """What waits for this phone (the banner's part alone), polled from every page of the
+    game (its live ETag: a 304 until the game changes)."""
+    return render_template("_for_you.html", fy=for_this_phone(jackpot_game_or_404(game_id)))
 
 
 def _show_spin(game: store.GameRecord, spin_id: int, *, fresh: bool) -> Response:
