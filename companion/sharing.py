@@ -147,7 +147,29 @@ def _seat_page(game: store.GameRecord, refused: str | None = None) -> str:
     asks = access.seat_asks(db, game.id)
     return render_template("seat.html", game=game, refused=refused, mine=current_access(),
                            claimed=access.seat_phones(db, game.id),
-                           asking=next((s for s, d in asks.items() if d == device()), None))
+                           asking=next((s for s, d in asks.items() if d == device()), None),
+                           passed_round=access.passed_round(db, game.id), device=device())
+
+
+@bp.post("/games/<id:game_id>/passed-round")
+def pass_round(game_id: int) -> Response:
+    """The table names the phone it passes round: the one passed round stops (``leave``),
+    then a scorekeeper's phone takes it (``take``) while no phone is. Never taken from
+    the phone that has it: it reads the cards of the players without their own."""
+    get_game_or_404(game_id)
+    db = get_db()
+    here = str(device())
+    with writing(db):
+        now = access.passed_round(db, game_id)
+        if request.form.get("leave") and now == here:
+            access.pass_round(db, game_id, None)
+        elif request.form.get("take") and now is None:
+            access.pass_round(db, game_id, here)
+        elif request.form.get("take") and now != here:
+            abort(409, description="Another phone is passed round this table: it stops being "
+                                   "passed round first (on its “Which player are you?”). "
+                                   "Nothing was changed.")
+    return redirect(url_for("sharing.seat", game_id=game_id), 303)
 
 
 @bp.post("/games/<id:game_id>/seats/<int:seat>/answer")

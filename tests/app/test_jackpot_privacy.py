@@ -540,3 +540,25 @@ def test_a_rematch_keeps_the_rule_cards_and_the_players_own_phones(table, app):
     mine = ben.page(ben.client.get(f"/games/{new}/jackpot/cards/1"))
     assert sorted(box.get_text() for box in mine.select("textarea[name=card]")) == sorted(BENS)
     assert_never_shown(BENS, table, game=new)
+
+
+def test_the_table_names_the_phone_it_passes_round_never_taking_it(table, jp):
+    write(table, jp, 0, *SHARED[0])
+    ben = table.phone(role="keeper", game_id=jp)
+    watcher = table.phone(role="viewer", game_id=jp)
+    taken = ben.post(f"/games/{jp}/passed-round", {"take": "1"})
+    assert taken.status_code == 409 and "stops being passed round first" in ben.text(taken)
+    assert watcher.post(f"/games/{jp}/passed-round", {"take": "1"}).status_code == 403
+    assert ben.post(f"/games/{jp}/passed-round", {"leave": "1"}).status_code == 303  # not its
+    page = table.page(table.client.get(f"/games/{jp}/seat"))
+    assert table.text(page.select_one("#passed-round button")) == "Stop passing this phone round"
+    assert table.post(f"/games/{jp}/passed-round", {"leave": "1"}).status_code == 303
+    assert ben.post(f"/games/{jp}/passed-round", {"take": "1"}).status_code == 303
+    # Now Ben's phone writes and reads for the players without their own, Ana's phone not:
+    # the cards Ana's phone wrote stay hidden there until torn up.
+    assert table.rows("select count(*) from access where game_id = ? and passed_round = 1 and "
+                      "role = 'keeper'", [jp]) == [(1,)]
+    assert "2 written on a scorekeeper's phone: hidden here" in ben.text(
+        ben.client.get(f"/games/{jp}/jackpot/cards/0"))
+    assert write(ben, jp, 2, "Ben's phone writes Cy's").status_code == 303
+    assert_never_shown(["Ben's phone writes Cy's"], table, game=jp)
