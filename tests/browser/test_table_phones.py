@@ -86,7 +86,7 @@ def test_a_dealt_card_reaches_its_players_phone_on_any_page(page: Page, other_ph
     expect(cleo.locator("#you-are")).to_contain_text("You are Cleo.")
     expect(cleo.locator("#standings tr.mine")).to_contain_text("Cleo")
     expect(cleo.locator("#standings tr.mine .badge.you")).to_have_text("you")
-    mine = cleo.get_by_role("link", name="My rule cards")
+    mine = cleo.get_by_role("link", name="My rule cards", exact=True)
     assert mine.bounding_box()["y"] + mine.bounding_box()["height"] <= 640
     mine.tap()
     wait_for_page(cleo, cleo.get_by_role("heading", name="Cleo's rule cards"))
@@ -135,6 +135,10 @@ def test_a_dealt_card_reaches_its_players_phone_on_any_page(page: Page, other_ph
         "The lever dealt Ana a rule card: pass the phone to Ana.")
     ana.get_by_role("link", name="Ana: show my rule card").tap()
     wait_for_page(ana, ana.get_by_role("heading", name="Ana, your rule card"))
+    ana.goto(f"{game}/jackpot/history")
+    expect(ana.locator("#fairness-words")).to_contain_text("times in a hundred.")
+    expect(ana.locator("#fairness-words")).not_to_contain_text("chi-square")
+    axe_both_ways(ana, found, "the lever's history")
     assert cleo.evaluate("window.vibrations.length") == 0  # Ana's card: not Cleo's phone
     assert not found, "\n".join(found)
 
@@ -156,7 +160,17 @@ def test_a_rematch_keeps_a_players_phone_and_cards(page: Page, other_phone: Page
     game = urlparse(ana.url).path
     join(cleo, ana, game)
     take_seat(cleo, ana, "Cleo")
-    cleo.get_by_role("link", name="My rule cards").tap()
+    found: list[str] = []
+    cleo.goto(f"{game}/seat")  # a wrong tap can be undone here
+    wait_for_page(cleo, cleo.locator("#this-phone"))
+    expect(cleo.locator("#this-phone")).to_contain_text("You are Cleo.")
+    expect(cleo.get_by_role("button", name="I am not Cleo")).to_be_visible()
+    axe_both_ways(cleo, found, "Cleo's seat page")
+    ana.goto(f"{game}/seat")
+    wait_for_page(ana, ana.get_by_role("button", name="Stop passing this phone round"))
+    axe_both_ways(ana, found, "the seat page of the phone passed round")
+    assert not found, "\n".join(found)
+    cleo.get_by_role("link", name="My rule cards", exact=True).tap()
     wait_for_page(cleo, cleo.get_by_role("heading", name="Cleo's rule cards"))
     boxes = cleo.locator(".rule-text").all()
     for box, text in zip(boxes, CLEOS * len(boxes), strict=False):
@@ -175,7 +189,7 @@ def test_a_rematch_keeps_a_players_phone_and_cards(page: Page, other_phone: Page
     cleo.get_by_role("button", name="The rematch has started: open it").tap()
     wait_for_page(cleo, cleo.locator("#you-are"))
     expect(cleo.locator("#you-are")).to_contain_text("You are Cleo.")
-    cleo.get_by_role("link", name="My rule cards").tap()
+    cleo.get_by_role("link", name="My rule cards", exact=True).tap()
     wait_for_page(cleo, cleo.get_by_role("heading", name="Cleo's rule cards"))
     assert [b.input_value() for b in cleo.locator(".rule-text").all()] == [
         CLEOS[k % 2] for k in range(len(boxes))]
