@@ -31,7 +31,6 @@ from .store import access, get_cache
 bp = Blueprint("jackpot", __name__)
 
 
-
 #: Outcome suggestions for tables short of ideas (our own words, R17 leaves it open).
 SUGGESTIONS = (
     "Talk like a robot until your next turn.",
