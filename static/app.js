@@ -398,6 +398,19 @@
       event.stopPropagation();
       if (event.detail.xhr.status !== 200) event.detail.shouldSwap = false;
     });
+    // A poll that swaps a region whole (what waits for this phone, #for-you, a live
+    // region; htmx asks the region itself before the swap) leaves it alone when nothing in
+    // it changed: a screen reader hears it once.
+    const region = poller.getAttribute("hx-target") &&
+      document.querySelector(poller.getAttribute("hx-target"));
+    if (region) {
+      region.addEventListener("htmx:beforeSwap", (event) => {
+        if (event.detail.requestConfig.elt !== poller || !event.detail.shouldSwap) return;
+        const fresh = document.createElement("template");
+        fresh.innerHTML = event.detail.xhr.responseText;
+        if (fresh.innerHTML.trim() === region.innerHTML.trim()) event.detail.shouldSwap = false;
+      });
+    }
     poller.addEventListener("htmx:afterRequest", (event) => {
       event.stopPropagation();
       const xhr = event.detail.xhr;

@@ -94,16 +94,23 @@ def test_a_dealt_card_reaches_its_players_phone_on_any_page(page: Page, other_ph
         box.fill(text)
     cleo.get_by_role("button", name="Save my cards").tap()
     wait_for_page(cleo, cleo.locator("#saved"))
-    ana.goto(f"{game}/jackpot/cards/0")
-    for k, box in enumerate(ana.locator(".rule-text").all()):
-        box.fill(f"Ana's rule {k + 1}.")
-    ana.get_by_role("button", name="Save and pass the phone on").tap()
-    wait_for_page(ana, ana.locator("#saved"))
 
-    # Cleo's phone sits on the scoreboard; Ben's phone pulls: the lever deals Cleo a card.
+    # Cleo's phone sits on the scoreboard. A change that is not hers (Ana writes her cards)
+    # leaves what is hers alone: a screen reader does not hear "You are Cleo" again.
     cleo.goto(game)
     wait_for_page(cleo, cleo.locator("#you-are"))
+    cleo.evaluate("document.getElementById('you-are').seen = true")  # on this element only
+    with cleo.expect_response(lambda r: "/for-you" in r.url and r.status == 200):
+        ana.goto(f"{game}/jackpot/cards/0")
+        for k, box in enumerate(ana.locator(".rule-text").all()):
+            box.fill(f"Ana's rule {k + 1}.")
+        ana.get_by_role("button", name="Save and pass the phone on").tap()
+        wait_for_page(ana, ana.locator("#saved"))
+    cleo.wait_for_timeout(100)  # the poll's answer handled
+    assert cleo.evaluate("document.getElementById('you-are').seen === true")
     expect(cleo.locator("#dealt-banner")).to_have_count(0)
+
+    # Ben's phone pulls: the lever deals Cleo a card.
     ben.goto(game)
     ben.locator("#jackpot").get_by_role("button", name="Ben pulls").tap()
     expect(ben.locator("#spin-outcome")).to_have_text("Cleo (on your left) performs a rule card.")
