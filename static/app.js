@@ -435,7 +435,14 @@
   // card (kept for the tab, so going from page to page does not buzz again).
   function buzz() {
     const banner = document.querySelector("#for-you [data-dealt]");
-    if (!banner || !("vibrate" in navigator)) return;
+    if (!banner) return;
+    // The lever's own answer on this page offers that card already (the phone that
+    // pulled, passed round): said once, not twice.
+    const read = banner.querySelector("a[href]");
+    const offered = read && Array.from(document.querySelectorAll("main a[href]")).some(
+      (a) => a !== read && !banner.contains(a) && a.getAttribute("href") === read.getAttribute("href"));
+    banner.hidden = Boolean(offered);
+    if (offered || !("vibrate" in navigator)) return;
     const key = "buzzed-" + banner.dataset.dealt;
     try {
       if (sessionStorage.getItem(key)) return;

@@ -142,6 +142,15 @@ def test_a_dealt_card_reaches_its_players_phone_on_any_page(page: Page, other_ph
         "The lever dealt Ana a rule card: pass the phone to Ana.")
     ana.get_by_role("link", name="Ana: show my rule card").tap()
     wait_for_page(ana, ana.get_by_role("heading", name="Ana, your rule card"))
+    # Ana's phone pulls on the lever page: its answer offers Dev's card; the banner does
+    # not say it again.
+    ana.goto(f"{game}/jackpot")
+    wait_for_page(ana, ana.get_by_role("heading", name="The Wild Jackpot lever"))
+    with ana.expect_response(lambda r: "/for-you" in r.url and r.status == 200):
+        ana.get_by_role("button", name="Cleo pulls").tap()
+        expect(ana.locator("#reveal-first")).to_have_text("Dev: show my rule card")
+    ana.wait_for_timeout(100)  # the poll's answer settled
+    expect(ana.locator("#dealt-banner")).to_be_hidden()
     ana.goto(f"{game}/jackpot/history")
     expect(ana.locator("#fairness-words")).to_contain_text("times in a hundred.")
     expect(ana.locator("#fairness-words")).not_to_contain_text("chi-square")
