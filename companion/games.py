@@ -19,7 +19,7 @@ from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
 from .gate import access_to, device, get_game_or_404, keepers_only
 from .labels import names
-from .phones import this_phone
+from .phones import lever_random, this_phone
 from .settings import MAX_BODY
 from .store import get_cache
 
@@ -241,7 +241,7 @@ def rematch(game_id: int) -> Response:
     """A new game with the same seats and settings; the deal moves on one seat."""
     submission = (request.form.get("submission") or "")[:64] or None
     new_id = store.create_rematch(get_db(), game_id, submission, get_cache(),
-                                  keeper=device(create=True))
+                                  keeper=device(create=True), rng=lever_random())
     return redirect(url_for("games.scoreboard", game_id=new_id), 303)
 
 

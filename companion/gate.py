@@ -66,6 +66,7 @@ def get_game_or_404(game_id: int, *, allow_deleted: bool = False) -> store.GameR
     if game is None or (game.deleted_at and not allow_deleted):
         abort(404, description=NO_SUCH_GAME)
     g.game_access = allowed
+    g.shown_game = game  # the page's game (templates/base.html shows what waits for this phone)
     return game
 
 

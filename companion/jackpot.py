@@ -9,12 +9,11 @@ source, records it with the game, and shows it.
 from __future__ import annotations
 
 import math
-import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 import engine
@@ -26,15 +25,10 @@ from .db import get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, parse_seat
 from .gate import access_to, get_game_or_404, viewers_may_post
-from .phones import MAX_RULE, Phone, this_phone
+from .phones import MAX_RULE, Phone, for_this_phone, lever_random, this_phone
 from .store import access, get_cache
 
 bp = Blueprint("jackpot", __name__)
-
-#: Every spin and every shuffle of the rule cards draws from the operating system's
-#: random source (os.urandom), which nobody at the table can predict or replay.
-#: Tests may set ``JACKPOT_RANDOM`` in the app's config to a seeded generator.
-OS_RANDOM = random.SystemRandom()
 
 
 #: Outcome suggestions for tables short of ideas (our own words, R17 leaves it open).
@@ -49,10 +43,6 @@ SUGGESTIONS = (
     "Hold your cards behind your back until your next turn.",
 )
 
-def lever_random() -> random.Random:
-    """The generator spins and shuffles draw from (the OS's, unless a test set one)."""
-    chosen = current_app.config.get("JACKPOT_RANDOM")
-    return chosen if isinstance(chosen, random.Random) else OS_RANDOM
 
 
 def jackpot_game_or_404(game_id: int) -> store.GameRecord:
@@ -199,8 +189,8 @@ def reveal(game_id: int, spin_id: int, turn: int) -> str:
         abort(403, description=(
             f"This rule card is {name}'s, and shows on {name}'s own phone first."
             if card.seat in phone.claimed else
-            f"This rule card is {name}'s: it shows on the scorekeeper's phone, passed to "
-            f"{name}, first."))
+            f"This rule card is {name}'s: it shows on the phone passed round the table, "
+            f"handed to {name}, first."))
     if not card.revealed and not current_app.config.get("DATABASE_READONLY"):
         # A GET that records a fact, once: opening the card on the phone it is for is
         # what showing it to its player means (the one-phone flow's links stay links).
@@ -211,6 +201,26 @@ def reveal(game_id: int, spin_id: int, turn: int) -> str:
     return render_template("jackpot_card.html", game=game, spin=spin, card=spin.cards[turn - 1],
                            next_card=later[0] if later else None,
                            call_then=spin.call.then(game.players))
+
+
+# -- what the game has for this phone alone, on any of its pages -------------------------
+
+
+@bp.app_template_global("for_this_phone")
+def _for_this_phone_here() -> dict[str, Any] | None:
+    """For base.html: what waits for this phone, on a page of a game with rule cards."""
+    game = g.get("shown_game")
+    if game is None or not game.variant.rule_cards or game.deleted_at:
+        return None
+    return for_this_phone(game)
+
+
+@bp.get("/games/<id:game_id>/for-you")
+@live.page
+def for_you(game_id: int) -> str:
+    """What waits for this phone (the banner's part alone), polled from every page of the
+    game (its live ETag: a 304 until the game changes)."""
+    return render_template("_for_you.html", fy=for_this_phone(jackpot_game_or_404(game_id)))
 
 
 def _show_spin(game: store.GameRecord, spin_id: int, *, fresh: bool) -> Response:
@@ -277,7 +287,7 @@ def _cards_page(game: store.GameRecord, saved: int | None = None) -> str:
     written = [sum(1 for c in cards if c.seat == s) for s in range(len(game.players))]
     phone = this_phone(game)
     after = None
-    if saved is not None and phone.keeper:  # the shared phone goes on to the next writer
+    if saved is not None and phone.passed_round:  # the shared phone goes on to the next writer
         later = [s for s, share in enumerate(shares)
                  if s > saved and written[s] < share and phone.writes(s)]
         after = later[0] if later else None
@@ -310,7 +320,7 @@ def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
         return _write_page(game, seat, phone, room,
                            ([""] * sealed or mine) + [""] * (room - len(mine)), sealed=sealed)
     if not phone.writes(seat):  # a scorekeeper's phone, for a player with their own
-        return _write_page(game, seat, phone, room, [], {"card": _own_phone(game, seat)}), 409
+        return _write_page(game, seat, phone, room, [], {"card": _own_phone(game, seat, phone)}), 409
     texts = [clean_name(t) for t in request.form.getlist("card")]
     torn = set(request.form.getlist("tear"))
     texts = [mine[k] if k < sealed and not text and str(k) not in torn else text
@@ -327,7 +337,7 @@ def write_cards(game_id: int, seat: int) -> Response | str | tuple[str, int]:
     db = get_db()
     with store.changing(db, game_id, cache=get_cache()) as game:
         store.write_rule_cards(db, game, seat, texts, lever_random(), device=phone.device,
-                               keeper=phone.keeper)
+                               passed_round=phone.passed_round)
     return redirect(url_for("jackpot.rule_cards", game_id=game_id, saved=seat), 303)
 
 
@@ -350,8 +360,12 @@ def tear_up(game_id: int, seat: int) -> Response:
     return redirect(url_for("jackpot.write_cards", game_id=game_id, seat=seat, torn=1), 303)
 
 
-def _own_phone(game: store.GameRecord, seat: int) -> str:
+def _own_phone(game: store.GameRecord, seat: int, phone: Phone) -> str:
+    """Where the seat's cards are written, said to a scorekeeper's phone that does not."""
     name = game.players[seat]
+    if seat not in phone.claimed:
+        return (f"{name} writes {name}'s rule cards on the phone passed round the table (or "
+                f"on {name}'s own phone, once it says it is {name}'s).")
     return (f"{name} writes {name}'s rule cards on {name}'s own phone. To write them here, "
             "free the seat first (on the rule cards page).")
 
@@ -367,7 +381,7 @@ def _write_page(game: store.GameRecord, seat: int, phone: Phone, room: int,
                            texts=texts if phone.writes(seat) else [], errors=errors or {},
                            suggestions=SUGGESTIONS, max_rule=MAX_RULE, phone=phone,
                            hidden=_written_where(game, phone, hidden),
-                           own_phone=_own_phone(game, seat), torn=bool(request.args.get("torn")),
+                           own_phone=_own_phone(game, seat, phone), torn=bool(request.args.get("torn")),
                            sealed=sealed)
 
 

@@ -287,6 +287,32 @@ def add_checkpoints(db: sqlite_utils.Database) -> None:
                "on games begin delete from checkpoints where game_id = new.id; end")
 
 
+@migrations()
+def add_passed_round_phone(db: sqlite_utils.Database) -> None:
+    """The one phone a game passes round the table (docs/rulings.md, "Who reads a rule
+    card"): it reads the rule cards of the players without a phone of their own, and no
+    other scorekeeper's phone does. The phone that started the game; for games stored
+    before, the scorekeeper's phone that was given the game first.
+
+    And the seat a phone asks to be the own phone of, until the phone that reads that
+    seat's cards today (the one passed round) says yes: one phone asks for a seat at a
+    time. Both change what the game's pages show: the revision moves too."""
+    db.table("access").add_column("passed_round", int, not_null_default=0)
+    db.table("access").add_column("asks_seat", int)
+    db.execute(
+        "update access set passed_round = 1 where role = 'keeper' and rowid in ("
+        " select (select b.rowid from access b where b.game_id = a.game_id and"
+        " b.role = 'keeper' order by b.added_at, b.rowid limit 1)"
+        " from access a group by a.game_id)")
+    db.execute("create unique index access_one_phone_passed_round on access (game_id) "
+               "where passed_round = 1")
+    db.execute("create unique index access_one_ask_a_seat on access (game_id, asks_seat) "
+               "where asks_seat is not null")
+    bump = "update games set revision = revision + 1 where id = new.game_id;"
+    db.execute("create trigger access_passed_round_bumps_revision after update of "
+               f"passed_round, asks_seat on access begin {bump} end")
+
+
 def known_migrations() -> set[str]:
     """The names of every migration this version of the app knows."""
     return {m.name for m in migrations._migrations}

@@ -18,7 +18,9 @@ from .db import get_db, writing
 from .errors import host_name
 from .forms import parse_seat
 from .gate import current_access, device, get_game_or_404, keepers_only, viewers_may_post
+from .htmx import is_htmx
 from .labels import bdi
+from .phones import for_this_phone
 from .store import access, get_cache
 
 bp = Blueprint("sharing", __name__)
@@ -99,42 +101,98 @@ def share(game_id: int) -> str:
 @bp.route("/games/<id:game_id>/seat", methods=["GET", "POST"])
 @viewers_may_post
 def seat(game_id: int) -> Response | str | tuple[str, int]:
-    """"Which player are you?": a viewer's phone becomes one player's own phone, once
-    (the scorekeeper can free the seat again). Only where the game has rule cards to
-    keep private; the scorekeeper's phone is the shared one, nobody's own."""
+    """"Which player are you?": a phone becomes one player's own phone (a scorekeeper's
+    too: a scorekeeper may be a player), or, with ``release``, nobody's again (a wrong tap
+    is undone). A seat another phone holds is not taken from it; a seat whose cards the
+    phone passed round reads today is asked for, and that phone says yes or no
+    (:func:`answer_seat`). Only where the game has rule cards to keep private."""
     game = get_game_or_404(game_id)
     if not game.variant.rule_cards:
         abort(404, description=f"{game.variant.title} has no rule cards: no seat to choose.")
     if request.method == "GET":
         return _seat_page(game)
+    here = str(device())
+    db = get_db()
+    if request.form.get("release"):
+        with writing(db):
+            access.set_seat(db, here, game_id, None)
+        return redirect(url_for("sharing.seat", game_id=game_id), 303)
     chosen = parse_seat(request.form.get("seat"), len(game.players))
     if chosen is None:
         return _seat_page(game, "Choose which player you are."), 400
-    db = get_db()
-    with writing(db):
-        mine = access.role_of(db, device(), game_id)  # read again, inside the transaction
-        taken = access.seat_phones(db, game_id).get(chosen)
+    with writing(db):  # read again, inside the transaction
+        holder = access.seat_phones(db, game_id).get(chosen)
+        asker = access.seat_asks(db, game_id).get(chosen)
+        passed = access.passed_round(db, game_id)
         name = game.players[chosen]
-        if mine.can_change:
-            refused, status = ("This is a scorekeeper's phone: it is passed round the table, "
-                               "so it cannot be one player's own. Nothing was changed."), 403
-        elif mine.seat is not None and mine.seat != chosen:
-            refused, status = (f"This phone is already {game.players[mine.seat]}'s. Ask the "
-                               "scorekeeper to free that seat first. Nothing was changed."), 409
-        elif taken is not None and taken != device():
-            refused, status = (f"{name} is already chosen on another phone. If that is wrong, "
-                               f"ask the scorekeeper to free {name}'s seat."), 409
-        else:
-            refused, status = None, 303
-            access.set_seat(db, str(device()), game_id, chosen)
+        refused = None
+        if holder is not None and holder != here:
+            refused = (f"{name} is already chosen on another phone. If that is not {name}'s, "
+                       f"that phone can let it go (on its “Which player are you?”), or a "
+                       f"scorekeeper frees {name}'s seat on the share page. Nothing was changed.")
+        elif asker is not None and asker != here:
+            refused = (f"Another phone is asking to be {name}'s: the phone passed round the "
+                       "table answers it first. Nothing was changed.")
+        elif holder is None and passed is not None and passed != here:
+            # The seat's cards show on the phone passed round today: it says yes or no.
+            access.ask_seat(db, here, game_id, chosen)
+        elif holder is None:
+            access.set_seat(db, here, game_id, chosen)
     if refused:
-        return _seat_page(game, refused), status
+        return _seat_page(game, refused), 409
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
 def _seat_page(game: store.GameRecord, refused: str | None = None) -> str:
+    db = get_db()
+    asks = access.seat_asks(db, game.id)
     return render_template("seat.html", game=game, refused=refused, mine=current_access(),
-                           claimed=access.seat_phones(get_db(), game.id))
+                           claimed=access.seat_phones(db, game.id),
+                           asking=next((s for s, d in asks.items() if d == device()), None),
+                           passed_round=access.passed_round(db, game.id), device=device())
+
+
+@bp.post("/games/<id:game_id>/passed-round")
+def pass_round(game_id: int) -> Response:
+    """The table names the phone it passes round: the one passed round stops (``leave``),
+    then a scorekeeper's phone takes it (``take``) while no phone is. Never taken from
+    the phone that has it: it reads the cards of the players without their own."""
+    get_game_or_404(game_id)
+    db = get_db()
+    here = str(device())
+    with writing(db):
+        now = access.passed_round(db, game_id)
+        if request.form.get("leave") and now == here:
+            access.pass_round(db, game_id, None)
+        elif request.form.get("take") and now is None:
+            access.pass_round(db, game_id, here)
+        elif request.form.get("take") and now != here:
+            abort(409, description="Another phone is passed round this table: it stops being "
+                                   "passed round first (on its “Which player are you?”). "
+                                   "Nothing was changed.")
+    return redirect(url_for("sharing.seat", game_id=game_id), 303)
+
+
+@bp.post("/games/<id:game_id>/seats/<small:seat>/answer")
+def answer_seat(game_id: int, seat: int) -> Response:
+    """The phone passed round answers a phone asking to be ``seat``'s own: yes, and the
+    seat's cards show there from now on; no, and nothing changes. Sent again, nothing
+    more happens (the ask is answered)."""
+    game = get_game_or_404(game_id)
+    db = get_db()
+    with writing(db):
+        if access.passed_round(db, game_id) != device():
+            abort(403, description="Only the phone passed round the table says whose a "
+                                   "phone is. Nothing was changed.")
+        asker = access.seat_asks(db, game_id).get(seat)
+        if asker is not None and request.form.get("answer") == "yes" \
+                and seat not in access.seat_phones(db, game_id):
+            access.set_seat(db, asker, game_id, seat)
+        elif asker is not None:
+            access.ask_seat(db, asker, game_id, None)
+    if is_htmx():  # answered from the banner, in place: the page being used stays
+        return Response(render_template("_for_you.html", fy=for_this_phone(game)))
+    return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 
 @bp.get("/games/<id:game_id>/seats/<small:seat>/free")
@@ -215,6 +273,7 @@ def follow_rematch(game_id: int) -> Response:
         role = access.role_of(db, device(), game_id).role
         assert role is not None  # (the gate let this phone in)
         access.grant(db, str(device()), new_id, role)
+        access.carry_over(db, str(device()), game_id, new_id)  # its seat, as it was
     return redirect(url_for("games.scoreboard", game_id=new_id), 303)
 
 

@@ -411,6 +411,19 @@
       event.stopPropagation();
       if (event.detail.xhr.status !== 200) event.detail.shouldSwap = false;
     });
+    // A poll that swaps a region whole (what waits for this phone, #for-you, a live
+    // region; htmx asks the region itself before the swap) leaves it alone when nothing in
+    // it changed: a screen reader hears it once.
+    const region = poller.getAttribute("hx-target") &&
+      document.querySelector(poller.getAttribute("hx-target"));
+    if (region) {
+      region.addEventListener("htmx:beforeSwap", (event) => {
+        if (event.detail.requestConfig.elt !== poller || !event.detail.shouldSwap) return;
+        const fresh = document.createElement("template");
+        fresh.innerHTML = event.detail.xhr.responseText;
+        if (fresh.innerHTML.trim() === region.innerHTML.trim()) event.detail.shouldSwap = false;
+      });
+    }
     poller.addEventListener("htmx:afterRequest", (event) => {
       event.stopPropagation();
       const xhr = event.detail.xhr;
@@ -430,10 +443,36 @@
     });
   }
 
+  // A rule card the lever dealt to this phone's player (templates/_for_you.html, polled
+  // into #for-you on every page of the game): the phone vibrates, where it can, once per
+  // card (kept for the tab, so going from page to page does not buzz again).
+  function buzz() {
+    const banner = document.querySelector("#for-you [data-dealt]");
+    if (!banner) return;
+    // The lever's own answer on this page offers that card already (the phone that
+    // pulled, passed round): said once, not twice.
+    const read = banner.querySelector("a[href]");
+    const offered = read && Array.from(document.querySelectorAll("main a[href]")).some(
+      (a) => a !== read && !banner.contains(a) && a.getAttribute("href") === read.getAttribute("href"));
+    banner.hidden = Boolean(offered);
+    if (offered || !("vibrate" in navigator)) return;
+    const key = "buzzed-" + banner.dataset.dealt;
+    try {
+      if (sessionStorage.getItem(key)) return;
+      sessionStorage.setItem(key, "1");
+    } catch (err) { /* storage refused: buzz all the same */ }
+    navigator.vibrate([200, 100, 200]);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
-    const poller = document.getElementById("live");
-    if (poller) follow(poller);
+    // The page's own poller, and the one for what waits for this phone (its banner).
+    ["live", "for-you-live"].forEach((id) => {
+      const poller = document.getElementById(id);
+      if (poller) follow(poller);
+    });
+    buzz();
   });
+  document.addEventListener("htmx:afterSettle", buzz);
 })();
 
 // No replays: a page the browser brings back from its back-forward cache (Back, Forward)

@@ -56,6 +56,7 @@ from .jackpot import (
     rule_cards,
     spin_for_submission,
     tear_up_rule_cards,
+    unrevealed_cards,
     write_rule_cards,
 )
 from .keys import (
@@ -117,5 +118,5 @@ __all__ = [
     "load_spin", "now", "others_entering", "pull_lever", "record_hand", "rematch_of", "removed_hands",
     "require_changeable", "reveal_rule_card", "revision", "revision_and_role", "rule_cards", "ruling_record",
     "save_draft", "score_stale_games", "score_with", "set_game_deleted", "set_hand_deleted", "set_play_on", "spin_for_submission",
-    "store_carried", "tear_up_rule_cards", "update_hand", "write_rule_cards",
+    "store_carried", "tear_up_rule_cards", "unrevealed_cards", "update_hand", "write_rule_cards",
 ]

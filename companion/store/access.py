@@ -115,16 +115,33 @@ def game_for_token(db: sqlite_utils.Database, token: str) -> tuple[int, str] | N
 
 def grant(db: sqlite_utils.Database, device: str, game_id: int, role: str) -> Access:
     """Give ``device`` the role for the game (never weaker than the one it has); the
-    seat it chose stays, unless it becomes a scorekeeper's phone: that one is passed
-    round the table, so it is nobody's own. Returns what the device may now do."""
+    seat it chose stays (a scorekeeper may be a player with their own phone). Returns
+    what the device may now do."""
     had = role_of(db, device, game_id)
     if had.role == KEEPER:
         return had
     db.execute("insert into access (device, game_id, role, added_at) values (?, ?, ?, ?) "
-               "on conflict (device, game_id) do update set role = excluded.role, "
-               "seat = case when excluded.role = ? then null else access.seat end",
-               [device, game_id, role, datetime.now(UTC).isoformat(timespec="seconds"), KEEPER])
-    return Access(role, None if role == KEEPER else had.seat)
+               "on conflict (device, game_id) do update set role = excluded.role",
+               [device, game_id, role, datetime.now(UTC).isoformat(timespec="seconds")])
+    return Access(role, had.seat)
+
+
+def passed_round(db: sqlite_utils.Database, game_id: int) -> str | None:
+    """The phone the game passes round the table (it reads the cards of the players
+    without a phone of their own), if one is named."""
+    row = db.execute("select device from access where game_id = ? and passed_round = 1",
+                     [game_id]).fetchone()
+    return str(row[0]) if row else None
+
+
+def pass_round(db: sqlite_utils.Database, game_id: int, device: str | None) -> None:
+    """Make ``device`` (a scorekeeper's phone of the game) the one passed round the
+    table; None: no phone is, until one is named."""
+    db.execute("update access set passed_round = 0 where game_id = ? and passed_round = 1 "
+               "and device is not ?", [game_id, device])
+    if device is not None:
+        db.execute("update access set passed_round = 1 where game_id = ? and device = ? "
+                   "and role = ?", [game_id, device, KEEPER])
 
 
 def seat_phones(db: sqlite_utils.Database, game_id: int) -> dict[int, str]:
@@ -134,11 +151,39 @@ def seat_phones(db: sqlite_utils.Database, game_id: int) -> dict[int, str]:
         [game_id]).fetchall()}
 
 
-def set_seat(db: sqlite_utils.Database, device: str, game_id: int, seat: int) -> None:
-    """Record ``device`` as ``seat``'s own phone (the caller checked it may be: a unique
-    index refuses a second phone for a seat all the same)."""
-    db.execute("update access set seat = ? where device = ? and game_id = ?",
+def set_seat(db: sqlite_utils.Database, device: str, game_id: int, seat: int | None) -> None:
+    """Record ``device`` as ``seat``'s own phone, or as nobody's (None), its ask answered
+    (the caller checked it may be: a unique index refuses a second phone for a seat all
+    the same)."""
+    db.execute("update access set seat = ?, asks_seat = null where device = ? and game_id = ?",
                [seat, device, game_id])
+
+
+def seat_asks(db: sqlite_utils.Database, game_id: int) -> dict[int, str]:
+    """The seats a phone asks to be the own phone of, waiting for a yes: seat to device."""
+    return {int(r[0]): str(r[1]) for r in db.execute(
+        "select asks_seat, device from access where game_id = ? and asks_seat is not null",
+        [game_id]).fetchall()}
+
+
+def ask_seat(db: sqlite_utils.Database, device: str, game_id: int, seat: int | None) -> None:
+    """``device`` asks to be ``seat``'s own phone (None: it asks nothing any more)."""
+    db.execute("update access set asks_seat = ? where device = ? and game_id = ?",
+               [seat, device, game_id])
+
+
+def carry_over(db: sqlite_utils.Database, device: str, old_id: int, new_id: int) -> None:
+    """``device`` keeps at a rematch (``new_id``) what it was at ``old_id``: its seat (if
+    no phone took it there yet) and being the phone passed round (if none is yet)."""
+    row = db.execute("select seat, passed_round from access where device = ? and game_id = ?",
+                     [device, old_id]).fetchone()
+    if row is None:
+        return
+    seat, passed = row
+    if seat is not None and seat not in seat_phones(db, new_id):
+        set_seat(db, device, new_id, seat)
+    if passed and passed_round(db, new_id) is None:
+        pass_round(db, new_id, device)
 
 
 def free_seat(db: sqlite_utils.Database, game_id: int, seat: int) -> None:

@@ -36,11 +36,11 @@ class RuleCard:
     #: (cards written before phones were told apart).
     written_by: str | None = None
 
-    def readable_by(self, device: str | None, keeper: bool) -> bool:
+    def readable_by(self, device: str | None, passed_round: bool) -> bool:
         """Whether a phone may read the text: only the one it was written on (a card of
-        the shared phone's days: any scorekeeper's phone). Nobody else sees a rule until
+        the shared phone's days: the phone passed round). Nobody else sees a rule until
         the lever deals it (R17)."""
-        return self.written_by == device if self.written_by else keeper
+        return self.written_by == device if self.written_by else passed_round
 
 
 
@@ -77,14 +77,14 @@ def rule_cards(db: sqlite_utils.Database, game_id: int) -> list[RuleCard]:
 
 def write_rule_cards(db: sqlite_utils.Database, game: GameRecord, seat: int,
                      texts: list[str], rng: random.Random, *, device: str | None,
-                     keeper: bool) -> None:
+                     passed_round: bool) -> None:
     """Set the cards this phone wrote for ``seat`` to ``texts`` (inside :func:`changing`):
     a blank text is a card not written (or torn up). Cards of the seat this phone may
     not read (written on another phone) are left alone. New cards are shuffled into the
     unit, torn-up ones leave their pile, rewritten ones stay where they are
     (docs/rulings.md)."""
     cards = rule_cards(db, game.id)
-    mine = [c for c in cards if c.seat == seat and c.readable_by(device, keeper)]
+    mine = [c for c in cards if c.seat == seat and c.readable_by(device, passed_round)]
     unit = _dispenser(cards)
     stamp = now()
     added: list[str] = []
@@ -107,6 +107,19 @@ def write_rule_cards(db: sqlite_utils.Database, game: GameRecord, seat: int,
     _keep_dispenser(db, unit)
 
 
+def carry_rule_cards(db: sqlite_utils.Database, old_id: int, new_id: int,
+                     rng: random.Random) -> None:
+    """A rematch keeps the table's rule cards (inside the rematch's transaction): each
+    written card, on the phone it was written on, shuffled into the new game's unit."""
+    stamp = now()
+    table = db.table("rule_cards")
+    added = [str(inserted_id(table.insert({
+        "game_id": new_id, "seat": c.seat, "text": c.text, "pile": "loaded", "place": -1,
+        "created_at": stamp, "updated_at": stamp, "written_by": c.written_by})))
+        for c in rule_cards(db, old_id)]
+    _keep_dispenser(db, engine.RuleDispenser.load(added, rng))
+
+
 def tear_up_rule_cards(db: sqlite_utils.Database, game: GameRecord,
                        cards: Iterable[RuleCard]) -> None:
     """Take ``cards`` out of the game, from whichever pile holds them (inside
@@ -117,6 +130,20 @@ def tear_up_rule_cards(db: sqlite_utils.Database, game: GameRecord,
         db.table("rule_cards").delete(int(card))
     unit.remove(removed)
     _keep_dispenser(db, unit)
+
+
+#: How many of a game's latest pulls are searched for cards nobody has seen yet (every
+#: page of the game asks, so it is bounded: a card left unread for longer is in the history).
+UNREAD_PULLS = SPINS_PAGE
+
+
+def unrevealed_cards(db: sqlite_utils.Database, game_id: int) -> list[tuple[int, int, int]]:
+    """The cards the game's latest pulls dealt that nobody has seen yet, oldest first:
+    (pull, turn counted from 1, seat)."""
+    return [(int(r[0]), int(r[1]) + 1, int(r[2])) for r in db.execute(
+        "select spin_id, turn, seat from spin_cards where revealed_at is null and spin_id in "
+        "(select id from spins where game_id = ? order by id desc limit ?) "
+        "order by spin_id, turn", [game_id, UNREAD_PULLS]).fetchall()]
 
 
 def reveal_rule_card(db: sqlite_utils.Database, spin_id: int, turn: int) -> None:

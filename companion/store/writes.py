@@ -9,6 +9,7 @@ database's triggers do it)."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
@@ -24,6 +25,7 @@ from .checkpoints import keep_checkpoints
 from .conflicts import ConflictError, NoSuchGame, StaleError
 from .decoding import inserted_id
 from .drafts import forget_draft
+from .jackpot import carry_rule_cards
 from .keys import check_unspent, digest, spend
 from .listing import list_as
 from .loading import load_game, score_with
@@ -87,9 +89,12 @@ def create_game(db: sqlite_utils.Database, setup: GameSetup,
 
 
 def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | None,
-                   cache: GameCache | None = None, keeper: str | None = None) -> int:
+                   cache: GameCache | None = None, keeper: str | None = None,
+                   rng: random.Random | None = None) -> int:
     """A new game with the same seats and settings, ``keeper`` (a device) its scorekeeper;
-    the deal moves on one seat."""
+    the deal moves on one seat. The table stays as it was: the Wild Jackpot's rule cards
+    (shuffled into the unit by ``rng``) and, for ``keeper``, its seat and being the phone
+    passed round (the other phones keep theirs as they follow: companion/sharing.py)."""
     # The form says nothing but its game: a key spent on another game's rematch is out of date.
     with changing(db, game_id, submission=submission, digest=digest([("rematch", game_id)]),
                   cache=cache) as game:
@@ -98,7 +103,12 @@ def create_rematch(db: sqlite_utils.Database, game_id: int, submission: str | No
         again = GameSetup(variant=game.variant, mode=game.mode, target=game.target,
                           options=game.options, players=game.players,
                           dealer=(game.dealer + 1) % len(game.players))
-        return insert_game(db, again, rematch_of=game.id, keeper=keeper)
+        new_id = insert_game(db, again, rematch_of=game.id, keeper=keeper)
+        if keeper:
+            access.carry_over(db, keeper, game.id, new_id)
+        if rng is not None:
+            carry_rule_cards(db, game.id, new_id, rng)
+        return new_id
 
 
 def rematch_of(db: sqlite_utils.Database, game_id: int) -> int | None:
@@ -127,6 +137,8 @@ def insert_game(db: sqlite_utils.Database, setup: GameSetup, rematch_of: int | N
     )
     if keeper:
         access.grant(db, keeper, game_id, access.KEEPER)
+        if rematch_of is None:  # the phone that starts a game is the one passed round
+            access.pass_round(db, game_id, keeper)
     return game_id
 
 

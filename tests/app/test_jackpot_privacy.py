@@ -43,6 +43,15 @@ def claim(phone, game: int, seat: int | str):
     return phone.post(f"/games/{game}/seat", {"seat": str(seat)})
 
 
+def answer(phone, game: int, seat: int, said: str):
+    """The phone passed round answers a phone asking for ``seat``: yes or no."""
+    return phone.post(f"/games/{game}/seats/{seat}/answer", {"answer": said})
+
+
+def seats(table) -> list[tuple[int, ...]]:
+    return table.rows("select seat from access where seat is not null order by seat")
+
+
 def write(phone, game: int, seat: int, *texts: str):
     return phone.post(f"/games/{game}/jackpot/cards/{seat}", {"card": list(texts)})
 
@@ -55,10 +64,12 @@ def pull(phone, game: int, puller: int, outcome: LeverOutcome, key: str) -> int:
     return int(re.search(r"/spins/(\d+)", response.headers["Location"]).group(1))
 
 
-def player(table, game: int, seat: int):
-    """A player's own phone: the viewer's link opened, then the seat chosen."""
-    phone = table.phone(role="viewer", game_id=game)
+def player(table, game: int, seat: int, role: str = "viewer"):
+    """A player's own phone: the viewer's link opened, the seat chosen, and the phone
+    passed round (``table``, where the seat's cards showed until then) says yes."""
+    phone = table.phone(role=role, game_id=game)
     assert claim(phone, game, seat).status_code == 303
+    assert answer(table, game, seat, "yes").status_code == 303
     return phone
 
 
@@ -102,19 +113,28 @@ def cards(table, game: int) -> list[tuple[int, str]]:
 # -- a seat, chosen once ------------------------------------------------------------------
 
 
-def test_the_viewers_link_asks_which_player_then_a_seat_is_claimed_once(table, jp):
+def test_the_viewers_link_asks_which_player_and_the_phone_passed_round_says_yes(table, jp):
     phone = table.phone(role=None)
     opened = phone.join(table.share_links(jp)["viewer"])
     assert opened.headers["Location"] == f"/games/{jp}/seat"
     page = phone.client.get(f"/games/{jp}/seat")
     assert [phone.text(b) for b in phone.page(page).select("button[name=seat]")] == NAMES
     assert phone.page(page).select_one("#just-watching")["href"] == f"/games/{jp}"
+    # Ben's cards show on the phone passed round until now: it is asked, on any page.
     assert claim(phone, jp, 1).status_code == 303
-    assert table.rows("select seat from access where seat is not null") == [(1,)]
-    # Once: another seat is refused on this phone, the same one changes nothing.
-    again = claim(phone, jp, 2)
-    assert again.status_code == 409 and "already Ben's" in phone.text(again)
-    assert claim(phone, jp, 1).status_code == 303
+    assert seats(table) == []
+    waiting = phone.client.get(f"/games/{jp}")
+    assert "Waiting for the phone passed round the table to say this phone is Ben's." in (
+        phone.text(phone.page(waiting).select_one("#asking")))
+    for page in (f"/games/{jp}", f"/games/{jp}/hands", f"/games/{jp}/jackpot/cards"):
+        asked = table.page(table.client.get(page)).select_one("#seat-ask-1")
+        assert "Another phone says it is Ben's own" in table.text(asked), page
+    assert answer(table, jp, 1, "yes").status_code == 303
+    assert seats(table) == [(1,)]
+    assert answer(table, jp, 1, "yes").status_code == 303  # sent again: nothing more
+    assert claim(phone, jp, 1).status_code == 303  # the same seat: nothing changes
+    assert seats(table) == [(1,)]
+    assert table.page(table.client.get(f"/games/{jp}")).select_one("#seat-ask-1") is None
     # Another phone cannot take Ben's seat: it is told so, and may take another.
     other = table.phone(role="viewer", game_id=jp)
     refused = claim(other, jp, 1)
@@ -123,12 +143,17 @@ def test_the_viewers_link_asks_which_player_then_a_seat_is_claimed_once(table, j
     page = other.page(other.client.get(f"/games/{jp}/seat"))
     assert page.select_one("button[name=seat][value='1']").has_attr("disabled")
     assert claim(other, jp, 9).status_code == 400
-    assert table.rows("select seat from access where seat is not null order by seat") == [(1,)]
-    # The scorekeeper frees the seat (from the share page): now the other phone may.
+    assert seats(table) == [(1,)]
+    # The scorekeeper frees the seat (from the share page): now the other phone may ask.
     share = table.page(table.client.get(f"/games/{jp}/share"))
     assert "Ben's own phone" in table.text(share.select_one("#own-phones"))
     assert table.post(f"/games/{jp}/seats/1/free").status_code == 303
     assert claim(other, jp, 1).status_code == 303
+    assert answer(table, jp, 1, "no").status_code == 303  # not Ben's: nothing changes
+    assert seats(table) == [] and table.rows("select asks_seat from access "
+                                             "where asks_seat is not null") == []
+    assert claim(other, jp, 1).status_code == 303
+    assert answer(table, jp, 1, "yes").status_code == 303
     # ... or from the rule cards page, where Ben's row offers it (after asking).
     link = table.page(table.client.get(f"/games/{jp}/jackpot/cards")).select_one(
         f"a[href='/games/{jp}/seats/1/free?back=cards']")
@@ -138,27 +163,61 @@ def test_the_viewers_link_asks_which_player_then_a_seat_is_claimed_once(table, j
     assert form is not None and form.select_one("input[name=back][value=cards]") is not None
     assert table.post(f"/games/{jp}/seats/1/free", {"back": "cards"}).headers[
         "Location"] == f"/games/{jp}/jackpot/cards"
-    assert table.rows("select seat from access where seat is not null") == []
+    assert seats(table) == []
 
 
-def test_a_scorekeepers_phone_claims_no_seat_and_a_viewer_frees_none(table, jp):
-    refused = claim(table, jp, 0)
-    assert refused.status_code == 403 and "scorekeeper's phone" in table.text(refused)
-    second = table.phone(role="keeper", game_id=jp)
-    assert claim(second, jp, 0).status_code == 403
-    ben = player(table, jp, 1)
+def test_a_wrong_tap_is_undone_on_the_phone_itself(table, jp):
+    cy = player(table, jp, 1)  # Cy tapped Ben by mistake
+    page = cy.page(cy.client.get(f"/games/{jp}/seat"))
+    assert cy.text(page.select_one("#this-phone")).startswith("You are Ben.")
+    assert cy.text(page.select_one("#not-me button")) == "I am not Ben"
+    assert cy.post(f"/games/{jp}/seat", {"release": "1"}).status_code == 303
+    assert seats(table) == []
+    assert claim(cy, jp, 2).status_code == 303
+    assert answer(table, jp, 2, "yes").status_code == 303
+    assert seats(table) == [(2,)]
+    # A phone that asked by mistake takes its ask back before anyone answers.
+    dee = table.phone(role="viewer", game_id=jp)
+    assert claim(dee, jp, 0).status_code == 303
+    assert dee.post(f"/games/{jp}/seat", {"release": "1"}).status_code == 303
+    assert table.page(table.client.get(f"/games/{jp}")).select_one("#seat-ask-0") is None
+    assert answer(table, jp, 0, "yes").status_code == 303  # too late: nothing to say yes to
+    assert seats(table) == [(2,)]
+
+
+def test_nobody_takes_a_seat_without_the_phone_passed_round_saying_yes(table, jp):
+    ben = table.phone(role="viewer", game_id=jp)
+    intruder = table.phone(role="viewer", game_id=jp)
+    keeper2 = table.phone(role="keeper", game_id=jp)
+    assert claim(ben, jp, 0).status_code == 303  # asks for Ana's seat
+    # One phone asks for a seat at a time; nobody but the phone passed round answers.
+    refused = claim(intruder, jp, 0)
+    assert refused.status_code == 409 and "Another phone is asking to be Ana's" in (
+        intruder.text(refused))
+    for phone in (ben, intruder, keeper2):
+        assert answer(phone, jp, 0, "yes").status_code == 403
+    assert table.phone(role=None).post(f"/games/{jp}/seats/0/answer",
+                                       {"answer": "yes"}).status_code == 404
+    assert seats(table) == []
     watcher = table.phone(role="viewer", game_id=jp)
     assert watcher.post(f"/games/{jp}/seats/1/free").status_code == 403
-    assert ben.post(f"/games/{jp}/seats/1/free").status_code == 403
     stranger = table.phone(role=None)
     assert claim(stranger, jp, 2).status_code == 404
-    assert table.rows("select seat from access where seat is not null") == [(1,)]
+    assert seats(table) == []
 
 
-def test_a_phone_given_the_keepers_link_stops_being_a_players(table, jp):
-    ben = player(table, jp, 1)
-    ben.join(table.share_links(jp)["keeper"])
-    assert table.rows("select role, seat from access where seat is not null") == []
+def test_a_scorekeeper_who_plays_takes_their_own_seat(table, jp):
+    # The phone passed round takes its own player's seat at once (its cards show there).
+    assert claim(table, jp, 0).status_code == 303
+    assert seats(table) == [(0,)]
+    # A second scorekeeper's phone asks, like any other.
+    ben = player(table, jp, 1, role="keeper")
+    assert table.rows("select role, seat from access where seat = 1") == [("keeper", 1)]
+    assert ben.post(f"/games/{jp}/seats/1/free").status_code == 303  # a keeper frees seats
+    # A player's phone given the scorekeeper's link keeps its seat.
+    cy = player(table, jp, 2)
+    cy.join(table.share_links(jp)["keeper"])
+    assert table.rows("select role, seat from access where seat = 2") == [("keeper", 2)]
 
 
 def test_only_games_with_rule_cards_ask_which_player(table, game_id):
@@ -353,3 +412,159 @@ def test_one_phone_writes_every_seat_and_reveals_each_card_passed_round(table, j
     assert all(r[3] for r in dealt(table, jp))
     history = watcher.client.get(f"/games/{jp}/jackpot/history")
     assert all(f"{NAMES[seat]}: “{text}”" in watcher.text(history) for _, seat, text, _ in order)
+
+
+# -- a second scorekeeper's phone: not the one passed round (issue 26) ------------------------
+
+
+def test_a_second_scorekeepers_phone_reads_no_players_card_on_any_page_or_export(table, jp):
+    ben = table.phone(role="keeper", game_id=jp)  # the scorekeeper's link, on Ben's phone
+    texts = {0: SHARED[0], 1: BENS, 2: SHARED[2]}
+    for seat, written in texts.items():  # on the phone passed round, for each player
+        assert write(table, jp, seat, *written).status_code == 303
+    refused = write(ben, jp, 0, "Nope")
+    assert refused.status_code == 409 and "on the phone passed round" in ben.text(refused)
+    sid = pull(ben, jp, 1, LeverOutcome.EVERYONE, "bens-pull")  # Ben's phone pulls
+    everything = [t for written in texts.values() for t in written]
+    # Ben's phone: where each card shows, no reveal, no "pass the phone".
+    result = ben.client.get(f"/games/{jp}/jackpot/spins/{sid}")
+    assert ben.page(result).select_one("#reveal-first") is None
+    assert "Pass the phone" not in ben.text(result)
+    assert "Ana: your rule card shows on the phone passed round." in ben.text(result)
+    for turn in (1, 2, 3):
+        assert ben.client.get(f"/games/{jp}/jackpot/spins/{sid}/cards/{turn}").status_code == 403
+    assert_never_shown(everything, ben, game=jp)
+    exported = ben.client.get(f"/games/{jp}/export.json").get_json()
+    assert [c["text"] for c in exported["rule_cards"]] == [None] * 6
+    assert [c["text"] for s in exported["spins"] for c in s["cards"]] == [None] * 3
+    assert exported["withheld"]
+    standings = ben.client.get(f"/games/{jp}/standings.csv").get_data(as_text=True)
+    assert not any(t in standings for t in everything)
+    assert all(r[3] is None for r in dealt(table, jp))  # Ben's looks revealed nothing
+    # The phone passed round (the one that started the game) shows each, handed round.
+    result = table.client.get(f"/games/{jp}/jackpot/spins/{sid}")
+    assert "Pass the phone to Ben." in table.text(result)  # Ben pulled: he goes first
+    card = table.client.get(f"/games/{jp}/jackpot/spins/{sid}/cards/1")
+    assert table.text(table.page(card).select_one("#rule-card")) == dealt(table, jp)[0][2]
+    mine = table.client.get(f"/games/{jp}/export.json").get_json()
+    assert sorted(c["text"] for c in mine["rule_cards"]) == sorted(everything)
+
+
+def test_the_lever_page_stops_passing_the_phone_once_every_card_is_shown(table, jp):
+    for seat, written in ((0, SHARED[0]), (1, BENS), (2, SHARED[2])):
+        write(table, jp, seat, *written)
+    sid = pull(table, jp, 0, LeverOutcome.EVERYONE, "all-shown")
+    for turn in (1, 2, 3):
+        assert table.client.get(f"/games/{jp}/jackpot/spins/{sid}/cards/{turn}").status_code == 200
+    for page in (f"/games/{jp}/jackpot/spins/{sid}", f"/games/{jp}/jackpot/spins/{sid}?new=1"):
+        result = table.page(table.client.get(page))
+        assert result.select_one("#reveal-first") is None, page
+        assert "Pass the phone" not in table.text(result), page
+        shown = table.text(result.select_one("#dealt-elsewhere"))
+        assert all(f"{NAMES[seat]}'s rule card: “{text}”" in shown
+                   for _, seat, text, _ in dealt(table, jp))
+    # Half-way through, the next card not yet shown is offered, not the first.
+    sid = pull(table, jp, 0, LeverOutcome.EVERYONE, "half-shown")
+    table.client.get(f"/games/{jp}/jackpot/spins/{sid}/cards/1")
+    result = table.page(table.client.get(f"/games/{jp}/jackpot/spins/{sid}"))
+    assert table.text(result.select_one("#reveal-first")) == "Ben: show my rule card"
+
+
+# -- what waits for a phone, on any page of the game (issue 26) -------------------------------
+
+
+def test_a_dealt_card_waits_for_its_phone_on_every_page_of_the_game(table, jp):
+    cy = player(table, jp, 2)
+    write(cy, jp, 2, "Moo once", "Moo twice")
+    write(table, jp, 0, *SHARED[0])
+    watcher = table.phone(role="viewer", game_id=jp)
+    keeper2 = table.phone(role="keeper", game_id=jp)
+    before = cy.client.get(f"/games/{jp}")
+    poll = cy.page(before).select_one("#for-you-live")
+    assert cy.page(before).select_one("#dealt-banner") is None
+    unchanged = cy.client.get(poll["hx-get"], headers={"HX-Request": "true",
+                                                       "If-None-Match": f'"{poll["data-etag"]}"'})
+    assert unchanged.status_code == 304
+    sid = pull(keeper2, jp, 1, LeverOutcome.LEFT, "to-cy")  # Ben's pull deals Cy a card
+    polled = cy.client.get(poll["hx-get"], headers={"HX-Request": "true",
+                                                    "If-None-Match": f'"{poll["data-etag"]}"'})
+    assert polled.status_code == 200
+    banner = cy.page(polled).select_one("#dealt-banner")
+    assert cy.text(banner).startswith("Cy, the lever dealt you a rule card.")
+    read = banner.select_one("#read-dealt")
+    assert read["href"] == f"/games/{jp}/jackpot/spins/{sid}/cards/1"
+    assert cy.text(read) == "Read my rule card"
+    for page in (f"/games/{jp}", f"/games/{jp}/hands", f"/games/{jp}/rulings",
+                 f"/games/{jp}/jackpot/history", f"/games/{jp}/jackpot/cards",
+                 f"/games/{jp}/share", f"/referee?game={jp}"):
+        shown = cy.page(cy.client.get(page)).select_one("#dealt-banner #read-dealt")
+        assert shown is not None and shown["href"] == read["href"], page
+    # Nobody else is told, and the banner holds no text.
+    for phone in (table, watcher, keeper2):
+        assert phone.page(phone.client.get(f"/games/{jp}")).select_one("#dealt-banner") is None
+    text = dealt(table, jp)[0][2]
+    assert text not in cy.html(polled)
+    # One tap reads it; then the banner is gone.
+    card = cy.client.get(read["href"])
+    assert cy.text(cy.page(card).select_one("#rule-card")) == text
+    assert cy.page(cy.client.get(f"/games/{jp}")).select_one("#dealt-banner") is None
+    # A card for a player without a phone of their own waits on the phone passed round.
+    pull(keeper2, jp, 2, LeverOutcome.LEFT, "to-ana")
+    shared = table.page(table.client.get(f"/games/{jp}/hands")).select_one("#dealt-banner")
+    assert table.text(shared).startswith("The lever dealt Ana a rule card: pass the phone to Ana.")
+    assert keeper2.page(keeper2.client.get(f"/games/{jp}")).select_one("#dealt-banner") is None
+
+
+# -- a rematch keeps the table (issue 26) -----------------------------------------------------
+
+
+def test_a_rematch_keeps_the_rule_cards_and_the_players_own_phones(table, app):
+    app.config["JACKPOT_RANDOM"] = random.Random(11)
+    game = table.create_game(NAMES, variant="wild-jackpot", target="10")
+    ben = player(table, game, 1)
+    write(ben, game, 1, *BENS)
+    write(table, game, 0, *SHARED[0])
+    write(table, game, 2, *SHARED[2])
+    pull(table, game, 0, LeverOutcome.LEFT, "before")
+    table.record(game, 0, {1: 20, 2: 5})
+    response = table.submit(table.scoreboard(game), f"/games/{game}/rematch")
+    new = int(response.headers["Location"].rsplit("/", 1)[1])
+    # Every card written, back in the unit; each still readable only where it was written.
+    assert sorted(cards(table, new)) == sorted(cards(table, game))
+    assert table.rows("select count(*) from rule_cards where game_id = ? and pile = 'loaded'",
+                      [new]) == [(6,)]
+    assert table.rows("select written_by from rule_cards where game_id = ? order by seat, text",
+                      [new]) == table.rows("select written_by from rule_cards where game_id = ? "
+                                           "order by seat, text", [game])
+    # The scorekeeper's phone is still the one passed round; Ben's phone, following, Ben's.
+    assert table.rows("select count(*) from access where game_id = ? and passed_round = 1",
+                      [new]) == [(1,)]
+    followed = ben.submit(ben.scoreboard(game), f"/games/{game}/rematch/follow")
+    assert followed.headers["Location"] == f"/games/{new}"
+    assert table.rows("select seat from access where game_id = ? and seat is not null",
+                      [new]) == [(1,)]
+    mine = ben.page(ben.client.get(f"/games/{new}/jackpot/cards/1"))
+    assert sorted(box.get_text() for box in mine.select("textarea[name=card]")) == sorted(BENS)
+    assert_never_shown(BENS, table, game=new)
+
+
+def test_the_table_names_the_phone_it_passes_round_never_taking_it(table, jp):
+    write(table, jp, 0, *SHARED[0])
+    ben = table.phone(role="keeper", game_id=jp)
+    watcher = table.phone(role="viewer", game_id=jp)
+    taken = ben.post(f"/games/{jp}/passed-round", {"take": "1"})
+    assert taken.status_code == 409 and "stops being passed round first" in ben.text(taken)
+    assert watcher.post(f"/games/{jp}/passed-round", {"take": "1"}).status_code == 403
+    assert ben.post(f"/games/{jp}/passed-round", {"leave": "1"}).status_code == 303  # not its
+    page = table.page(table.client.get(f"/games/{jp}/seat"))
+    assert table.text(page.select_one("#passed-round button")) == "Stop passing this phone round"
+    assert table.post(f"/games/{jp}/passed-round", {"leave": "1"}).status_code == 303
+    assert ben.post(f"/games/{jp}/passed-round", {"take": "1"}).status_code == 303
+    # Now Ben's phone writes and reads for the players without their own, Ana's phone not:
+    # the cards Ana's phone wrote stay hidden there until torn up.
+    assert table.rows("select count(*) from access where game_id = ? and passed_round = 1 and "
+                      "role = 'keeper'", [jp]) == [(1,)]
+    assert "2 written on a scorekeeper's phone: hidden here" in ben.text(
+        ben.client.get(f"/games/{jp}/jackpot/cards/0"))
+    assert write(ben, jp, 2, "Ben's phone writes Cy's").status_code == 303
+    assert_never_shown(["Ben's phone writes Cy's"], table, game=jp)

@@ -459,7 +459,7 @@ def test_the_list_is_prefilled_from_a_game(table):
     page = table.client.get(f"/referee?game={game}")
     assert page.status_code == 200
     text = table.text(page)
-    assert "UNO Pocket Pizza Pizza" in text and "Ann → Bob → Cy" in text and "Bob dealt" in text
+    assert "UNO Pocket Pizza Pizza" in text and "Ann → Bob → Cy" in text and "dealer: Bob" in text
     hrefs = [href for href, _ in table.links(page)]
     assert f"/referee/challenge?game={game}" in hrefs
     assert f"/referee/special?game={game}" in hrefs

@@ -135,6 +135,7 @@ def test_an_export_carries_no_card_text_the_phone_may_not_read(table, app):
     # nor a card dealt to Bob that Bob has not seen.
     bob = table.phone(role="viewer", game_id=game_id)
     assert bob.post(f"/games/{game_id}/seat", {"seat": "1"}).status_code == 303
+    assert table.post(f"/games/{game_id}/seats/1/answer", {"answer": "yes"}).status_code == 303
     assert bob.post(f"/games/{game_id}/jackpot/cards/1/tear-up").status_code == 303
     secret = "Bob's secret rule"
     assert bob.post(f"/games/{game_id}/jackpot/cards/1",

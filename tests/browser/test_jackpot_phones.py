@@ -64,6 +64,10 @@ def test_a_player_writes_and_sees_their_own_cards_on_their_own_phone(page: Page,
     checked(bob, found, "which player")
     bob.get_by_role("button", name="Bob", exact=True).tap()
     wait_for_page(bob, bob.locator("#standings"))
+    # The scorekeeper's phone (passed round: Bob's cards showed there) says yes, in place.
+    page.get_by_role("button", name="Yes, Bob's").tap()
+    expect(page.locator("#seat-ask-1")).to_have_count(0)
+    expect(page.locator("#share-viewer")).to_be_visible()
     bob.get_by_role("link", name="My rule cards").tap()
     wait_for_page(bob, bob.get_by_role("heading", name="Bob's rule cards"))
     for box, text in zip(bob.locator(".rule-text").all(), BOBS, strict=True):
