@@ -287,6 +287,30 @@ def add_checkpoints(db: sqlite_utils.Database) -> None:
                "on games begin delete from checkpoints where game_id = new.id; end")
 
 
+@migrations()
+def add_results(db: sqlite_utils.Database) -> None:
+    """Each finished game's results, derived from its hands by the engine and written with
+    every change (companion/store/stats.py): a row per game (its length in hands, the
+    winning margin, its biggest hand) and one per seat (place, hands won and their points,
+    points left in hand, the longest run of hands won). The records page reads these
+    through the phone's ``access`` rows, never the hands. ``startup`` fills them in for the
+    games finished before."""
+    db.table("game_results").create(
+        {"game_id": int, "variant": str, "hands": int, "margin": int, "biggest": int,
+         "biggest_seat": int, "biggest_hand": int},
+        pk="game_id", foreign_keys=[("game_id", "games", "id")],
+        not_null={"variant", "hands"},
+    )
+    db.table("player_results").create(
+        {"game_id": int, "seat": int, "name": str, "name_key": str, "variant": str,
+         "won": int, "place": int, "total": int, "hands_won": int, "points_won": int,
+         "biggest": int, "held_points": int, "held_hands": int, "longest_run": int},
+        pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")],
+        not_null={"name", "name_key", "variant", "won", "place", "total", "hands_won",
+                  "held_points", "held_hands", "longest_run"},
+    )
+
+
 def known_migrations() -> set[str]:
     """The names of every migration this version of the app knows."""
     return {m.name for m in migrations._migrations}

@@ -28,6 +28,7 @@ from .listing import list_as
 from .reading import load_game, score_with
 from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
 from .rows import inserted_id
+from .stats import keep_results
 
 
 @contextmanager
@@ -66,6 +67,7 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
             changed = load_game(db, game_id)  # read from the checkpoint just written
             if changed is not None:
                 list_as(db, changed)
+                keep_results(db, changed)
     # Only a committed state may be cached: a rolled-back one would be served later.
     if cache and changed is not None:
         cache.put(changed)

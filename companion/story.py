@@ -1,0 +1,175 @@
+"""The table's story: a game's score grid and race chart (live, like the scoreboard), its
+result to share (text, and a picture), and the records of this phone's games.
+
+The race is an SVG drawn here, on the server: no script is needed to see it, and its
+colours come from classes the stylesheet sets for light and dark (docs/decisions.md,
+"The race: an SVG of our own"). Every figure is the engine's: the app never adds points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, render_template, request
+from werkzeug.wrappers import Response
+
+import engine
+
+from . import live, store
+from .db import get_db
+from .gate import device, get_game_or_404
+
+bp = Blueprint("story", __name__)
+
+#: The chart's drawing box (SVG units; it scales to the screen's width).
+WIDTH, HEIGHT = 360, 220
+LEFT, RIGHT, TOP, BOTTOM = 34, 88, 12, 26
+#: Markers and line dashes, so that each line is told apart without its colour; the
+#: colours (Okabe and Ito's, safe for colour-blind eyes) are the stylesheet's, per class.
+MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle", "square", "triangle",
+           "diamond", "cross")
+DASHES = ("", "", "", "", "", "6 3", "6 3", "6 3", "6 3", "6 3")
+#: Light-mode colours written on the picture itself (the shared SVG has no stylesheet).
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00", "#000000",
+           "#8c6d00", "#5e3c99", "#b2182b")
+#: End labels this far apart at least (SVG units), so close totals stay readable.
+LABEL_GAP = 13
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: its points, the end label and how it is told apart."""
+
+    seat: int
+    name: str
+    totals: list[int]
+    points: str
+    end: tuple[float, float]
+    label_y: float
+    marker: str
+    dash: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The race, laid out: lines, the target line, the axes' ticks."""
+
+    lines: list[Line]
+    target_y: float | None
+    target: int | None
+    y_ticks: list[tuple[float, int]]
+    x_ticks: list[tuple[float, int]]
+    hands: int
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right: int = RIGHT
+    top: int = TOP
+    bottom: int = BOTTOM
+
+
+def _ticks(top: int, count: int = 4) -> list[int]:
+    """Round values from 0 to about ``top``."""
+    step = max(1, top // count)
+    magnitude = 10 ** (len(str(step)) - 1)
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= step)
+    return list(range(0, top + 1, step))
+
+
+def race_chart(told: store.stats.Story, players: tuple[str, ...],
+               target: int | None) -> Chart:
+    """Each player's running total after every hand, scaled into the drawing box."""
+    hands = len(told.hands)
+    series = [told.series(seat) for seat in range(len(players))]
+    top = max([target or 0, 1] + [max(s) for s in series])
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(hand: int) -> float:
+        return round(LEFT + plot_w * hand / max(hands, 1), 1)
+
+    def y(value: int) -> float:
+        return round(TOP + plot_h * (1 - value / top), 1)
+
+    ends = sorted(range(len(players)), key=lambda seat: y(series[seat][-1]))
+    label_y: dict[int, float] = {}
+    for seat in ends:  # pushed down past the label above, then kept inside the box
+        label_y[seat] = max(y(series[seat][-1]), max(label_y.values(), default=-99) + LABEL_GAP)
+    overflow = max(label_y.values(), default=0) - (HEIGHT - BOTTOM)
+    if overflow > 0:
+        label_y = {s: v - overflow for s, v in label_y.items()}
+    lines = [Line(seat, name, series[seat],
+                  " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series[seat])),
+                  (x(hands), y(series[seat][-1])), round(label_y[seat] + 4, 1),
+                  MARKERS[seat % len(MARKERS)], DASHES[seat % len(DASHES)],
+                  COLOURS[seat % len(COLOURS)])
+             for seat, name in enumerate(players)]
+    step = max(1, -(-hands // 8))
+    return Chart(lines, y(target) if target else None, target,
+                 [(y(v), v) for v in _ticks(top)],
+                 [(x(h), h) for h in range(0, hands + 1, step)], hands)
+
+
+def _story(game_id: int) -> tuple[store.GameRecord, store.stats.Story, Chart]:
+    game = get_game_or_404(game_id)
+    told = store.stats.story(get_db(), game)
+    return game, told, race_chart(told, game.players, game.target)
+
+
+def _together(game: store.GameRecord, seats: tuple[int, ...]) -> str:
+    """Players' names as plain text ("Ann & Cy"): for a message or a picture, where the
+    template escapes them."""
+    return " & ".join(game.players[s] for s in seats)
+
+
+def _biggest(game: store.GameRecord, told: store.stats.Story) -> tuple[int, int, int] | None:
+    """The biggest hand: points, who went out, its number (None in a tally)."""
+    best = None
+    for hand, score in told.hands:
+        value = told.standings.hand_value(score)
+        if value is not None and (best is None or value > best[0]):
+            best = (value, hand.went_out, hand.number)
+    return best
+
+
+@bp.get("/games/<id:game_id>/story")
+@live.page
+def grid(game_id: int) -> str:
+    """The race chart and the score grid; once the game is over, its result to share."""
+    game, told, chart = _story(game_id)
+    st = told.standings
+    return render_template("story.html", game=game, told=told, chart=chart,
+                           biggest=_biggest(game, told), winners=_together(game, st.winners),
+                           teams=[_together(game, st.team_of(s)) if st.teams else ""
+                                  for s in range(len(game.players))])
+
+
+@bp.get("/games/<id:game_id>/result.svg")
+def picture(game_id: int) -> Response:
+    """The race as a picture to send (standalone SVG: its own colours, no stylesheet)."""
+    game, told, chart = _story(game_id)
+    body = render_template("_race.svg", game=game, chart=chart, standalone=True,
+                           standings=told.standings,
+                           winners=_together(game, told.standings.winners))
+    response = Response(body, mimetype="image/svg+xml")
+    response.headers["Content-Disposition"] = f'inline; filename="uno-game-{game.id}.svg"'
+    return response
+
+
+@bp.get("/records")
+def records() -> str:
+    """This phone's records: per player (over all its games, or one variant's), the
+    table's records, two players head to head, the Jackpot's outcomes."""
+    db, mine = get_db(), device()
+    variants = [engine.find_variant(v) for v in store.stats.variants_played(db, mine)]
+    chosen = next((v for v in variants if v.name == request.args.get("variant")), None)
+    first, second = (request.args.get(k, "")[:200] for k in ("first", "second"))
+    return render_template(
+        "records.html", variants=variants, chosen=chosen,
+        players=store.stats.player_records(db, mine, chosen.name if chosen else None),
+        table=store.stats.table_records(db, mine),
+        regulars=store.stats.regulars(db, mine), first=first, second=second,
+        versus=store.stats.head_to_head(db, mine, first, second) if first and second else None,
+        jackpot=store.stats.jackpot_outcomes(db, mine), outcomes=list(engine.LeverOutcome),
+        variant_title={v.name: v.title for v in engine.VARIANTS},
+    )
