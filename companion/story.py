@@ -23,7 +23,7 @@ bp = Blueprint("story", __name__)
 
 #: The chart's drawing box (SVG units; it scales to the screen's width).
 WIDTH, HEIGHT = 360, 220
-LEFT, RIGHT, TOP, BOTTOM = 34, 88, 12, 26
+LEFT, RIGHT, TOP, BOTTOM = 34, 88, 20, 26
 #: Markers and line dashes, so that each line is told apart without its colour; the
 #: colours (Okabe and Ito's, safe for colour-blind eyes) are the stylesheet's, per class.
 MARKERS = ("circle", "square", "triangle", "diamond", "cross", "circle", "square", "triangle",

@@ -214,7 +214,7 @@ def test_the_grid_in_each_scoring_mode(table, mode, players, target, hands, lead
     grid = page.select_one("table#grid")
     names = [table.text(th).split("Team")[0].strip() for th in grid.select("thead th")[1:]]
     assert [names[i] for i, td in enumerate(grid.select("tfoot td"))
-            if "lead" in td.get("class", [])] == lead
+            if "leader" in td.get("class", [])] == lead
     shown = table.text(grid)
     for mark in marks:
         assert mark in shown
