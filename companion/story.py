@@ -17,6 +17,7 @@ import engine
 
 from . import live, store
 from .db import get_db
+from .errors import row_id
 from .gate import device, get_game_or_404
 
 bp = Blueprint("story", __name__)
@@ -105,14 +106,16 @@ def race_chart(told: store.stats.Story, players: tuple[str, ...],
                   COLOURS[seat % len(COLOURS)])
              for seat, name in enumerate(players)]
     step = max(1, -(-hands // 8))
+    # Hands numbered as the table counts them: a later page of a long game starts on one.
     return Chart(lines, y(target) if target else None, target,
                  [(y(v), v) for v in _ticks(top)],
-                 [(x(h), h) for h in range(0, hands + 1, step)], hands)
+                 [(x(h), told.first - 1 + h) for h in range(0, hands + 1, step)], hands)
 
 
-def _story(game_id: int) -> tuple[store.GameRecord, store.stats.Story, Chart]:
+def _story(game_id: int, page: int | None) -> tuple[store.GameRecord, store.stats.Story,
+                                                   Chart]:
     game = get_game_or_404(game_id)
-    told = store.stats.story(get_db(), game)
+    told = store.stats.story(get_db(), game, page or 10**9)  # the last page unless asked
     return game, told, race_chart(told, game.players, game.target)
 
 
@@ -122,35 +125,28 @@ def _together(game: store.GameRecord, seats: tuple[int, ...]) -> str:
     return " & ".join(game.players[s] for s in seats)
 
 
-def _biggest(game: store.GameRecord, told: store.stats.Story) -> tuple[int, int, int] | None:
-    """The biggest hand: points, who went out, its number (None in a tally)."""
-    best = None
-    for hand, score in told.hands:
-        value = told.standings.hand_value(score)
-        if value is not None and (best is None or value > best[0]):
-            best = (value, hand.went_out, hand.number)
-    return best
-
-
 @bp.get("/games/<id:game_id>/story")
 @live.page
 def grid(game_id: int) -> str:
-    """The race chart and the score grid; once the game is over, its result to share."""
-    game, told, chart = _story(game_id)
-    st = told.standings
-    return render_template("story.html", game=game, told=told, chart=chart,
-                           biggest=_biggest(game, told), winners=_together(game, st.winners),
-                           teams=[_together(game, st.team_of(s)) if st.teams else ""
-                                  for s in range(len(game.players))])
+    """The race chart and the score grid (the last GRID_HANDS hands, or an earlier page);
+    once the game is over, its result to share."""
+    game, told, chart = _story(game_id, row_id(request.args.get("page")))
+    st = game.standings
+    return render_template(
+        "story.html", game=game, told=told, chart=chart, st=st,
+        biggest=store.stats.biggest_hand(get_db(), game.id) if game.finished else None,
+        winners=_together(game, st.winners),
+        teams=[_together(game, st.team_of(s)) if st.teams else ""
+               for s in range(len(game.players))])
 
 
 @bp.get("/games/<id:game_id>/result.svg")
 def picture(game_id: int) -> Response:
     """The race as a picture to send (standalone SVG: its own colours, no stylesheet)."""
-    game, told, chart = _story(game_id)
+    game, _, chart = _story(game_id, None)
     body = render_template("_race.svg", game=game, chart=chart, standalone=True,
-                           standings=told.standings,
-                           winners=_together(game, told.standings.winners))
+                           standings=game.standings,
+                           winners=_together(game, game.standings.winners))
     response = Response(body, mimetype="image/svg+xml")
     response.headers["Content-Disposition"] = f'inline; filename="uno-game-{game.id}.svg"'
     return response

@@ -19,52 +19,90 @@ import engine
 from engine import HandScore, Standings
 
 from ..db import writing
-from .checkpoints import game_start
+from .checkpoints import checkpoint_before, game_start, hands_from
 from .reading import all_hands, load_game
 from .records import GameRecord, Hand
+from .rows import snapshot
 
 #: The most players a records table lists (the phone's most frequent first): a page's
 #: size stays bounded whatever the number of names a phone has seen.
 RECORDS_PLAYERS = 30
 #: The most names offered on the new-game form.
 REGULARS_OFFERED = 20
+#: Hands on one page of the score grid and its race (a game of up to this many: one page).
+GRID_HANDS = 50
 
 
 @dataclass(frozen=True)
 class Story:
-    """A game hand by hand: each live hand with what it scored, and the standings."""
+    """Some of a game's hands (a page, or all), each with what it scored."""
 
+    #: Everyone's totals before the first of these hands.
     start: tuple[int, ...]
     hands: tuple[tuple[Hand, HandScore], ...]
+    #: The standings after the last of these hands (its ``hands`` these hands' scores).
     standings: Standings
     #: The seat that dealt each hand, by hand number.
     dealers: dict[int, int] = field(default_factory=dict)
+    #: The number of the first hand (the hands are numbered from 1 across the game).
+    first: int = 1
+    #: Which page of GRID_HANDS hands this is, and how many the game has.
+    page: int = 1
+    pages: int = 1
 
     def series(self, seat: int) -> list[int]:
-        """The seat's running total from the start, then after each hand."""
+        """The seat's running total before these hands, then after each."""
         return [self.start[seat]] + [score.totals[seat] for _, score in self.hands]
 
 
-def story(db: sqlite_utils.Database, game: GameRecord) -> Story:
-    """Every live hand of ``game`` scored by the engine (from its starting scores), up to
-    the first one that cannot be scored; its size is the game's (at most MAX_GAME_HANDS)."""
-    start = game_start(game).scored
-    scored = start
-    hands: list[tuple[Hand, HandScore]] = []
+def story(db: sqlite_utils.Database, game: GameRecord, page: int | None = None) -> Story:
+    """The game's hands scored by the engine, up to the first one that cannot be: one page
+    of GRID_HANDS (the last page when ``page`` is past it), or every hand when ``page`` is
+    None (what the results are written from, once per change of a finished game).
+
+    A page is scored from the stored checkpoint before it, as the history is: reading one
+    costs the same in the first hands of a game as in its thousandth."""
+    pages = max(1, -(-game.hand_count // GRID_HANDS))
+    if page is None:
+        oldest, newest, start = 1, game.hand_count, game_start(game)
+        hands = all_hands(db, game)
+    else:
+        page = min(max(page, 1), pages)
+        oldest, newest = (page - 1) * GRID_HANDS + 1, min(page * GRID_HANDS, game.hand_count)
+        with snapshot(db):
+            start = checkpoint_before(db, game, oldest - 1)
+            if start.problem:  # broken before: scored from the first hand, to say where
+                start = game_start(game)
+            hands = [h for h in hands_from(db, game, start, upto=newest)
+                     if h.number > start.hands]
+    scored = start.scored
+    shown: list[tuple[Hand, HandScore]] = []
     dealers: dict[int, int] = {}
-    for hand in all_hands(db, game):
+    before = scored.totals
+    for hand in hands:
         if hand.problem:
             break
-        dealers[hand.number] = scored.next_dealer(game.dealer)
+        dealer = scored.next_dealer(game.dealer)
         try:
             scored = engine.score_hand(replace(scored, hands=()), hand.outcome())
         except engine.ScoringError:
             break
-        hands.append((hand, scored.hands[0]))
-    if game.ended and not scored.finished and scored.played:
+        if hand.number < oldest:
+            before = scored.totals
+            continue
+        dealers[hand.number] = dealer
+        shown.append((hand, scored.hands[0]))
+    if game.ended and not scored.finished and scored.played and newest == game.hand_count:
         scored = engine.end_game(scored)
-    return Story(start.totals, tuple(hands), replace(scored, hands=tuple(s for _, s in hands)),
-                 dealers)
+    return Story(before, tuple(shown), replace(scored, hands=tuple(s for _, s in shown)),
+                 dealers, oldest, page or 1, 1 if page is None else pages)
+
+
+def biggest_hand(db: sqlite_utils.Database, game_id: int) -> tuple[int, int, int] | None:
+    """A finished game's biggest hand, from its results: points, who went out, its number."""
+    row = db.execute("select biggest, biggest_seat, biggest_hand from game_results where "
+                     "game_id = ? and biggest is not null", [game_id]).fetchone()
+    return (int(row[0]), int(row[1]), int(row[2])) if row else None
 
 
 def keep_results(db: sqlite_utils.Database, game: GameRecord) -> None:

@@ -251,3 +251,24 @@ def test_the_records_page_shows_this_phones_figures(table, client):
     assert "finished ahead 1 time, Bob 0" in table.text(page.select_one("#versus"))
     stranger = table.phone(role=None)
     assert table.page(stranger.client.get("/records")).select_one("#no-records")
+
+
+def test_a_long_games_grid_and_race_come_a_page_at_a_time(table, app):
+    game_id = table.create_game(["Ann", "Bob"], target="1000")
+    db = open_db(app.config["DATABASE"])
+    for n in range(store.stats.GRID_HANDS + 5):
+        with store.changing(db, game_id) as game:
+            store.record_hand(db, game, n % 2, [store.Holding(1 - n % 2, (), 10, True)])
+    db.close()
+    last = table.page(table.client.get(f"/games/{game_id}/story"))
+    numbers = [int(r["id"].rsplit("-", 1)[1]) for r in last.select("#grid tbody tr[id]")]
+    assert numbers == list(range(51, 56))
+    # The race starts where the earlier hands left it: 25 hands won each, 250 points.
+    for line in last.select("svg.race g.series"):
+        points = line.polyline["points"].split()
+        assert len(points) == 6
+        assert chart_value(last.select_one("svg.race"), float(points[0].split(",")[1])) == \
+            pytest.approx(250, abs=1)
+    first = table.page(table.client.get(last.select_one("a:-soup-contains('Earlier hands')")["href"]))
+    assert len(first.select("#grid tbody tr[id]")) == 50
+    assert table.text(first.select_one("#grid-hand-50")).split()[0] == "50"
