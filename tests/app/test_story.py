@@ -4,6 +4,8 @@ scoring mode; the score grid and the race chart read for what they show."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engine
@@ -272,3 +274,28 @@ def test_a_long_games_grid_and_race_come_a_page_at_a_time(table, app):
     first = table.page(table.client.get(last.select_one("a:-soup-contains('Earlier hands')")["href"]))
     assert len(first.select("#grid tbody tr[id]")) == 50
     assert table.text(first.select_one("#grid-hand-50")).split()[0] == "50"
+
+
+def test_the_jackpots_outcomes_per_player_over_the_phones_games(db):
+
+    kind = engine.find_variant("wild-jackpot")
+    rng = random.Random(1)
+    pulls = [(0, "left"), (0, "left"), (1, "discard"), (0, "everyone")]
+    for phone in (PHONE, "phone-b"):
+        game_id = store.create_game(db, store.GameSetup(
+            variant=kind, mode=ScoringMode.STANDARD, target=500,
+            options=kind.default_options(), players=("Ann", "Bob", "Cy"), dealer=0),
+            keeper=phone)
+        with store.changing(db, game_id) as game:
+            store.write_rule_cards(db, game, 0, ["Sing", "Clap"], rng, device=phone, keeper=True)
+            for puller, outcome in pulls:
+                store.pull_lever(db, game, engine.LeverCall(engine.LeverOutcome(outcome),
+                                                            puller, 3, 1), rng, None)
+            # A first card's call is not a pull of the lever: not counted.
+            store.pull_lever(db, game, engine.LeverCall.first_card(wild=True, dealer=0,
+                                                                   players=3), rng, None)
+    found = store.stats.jackpot_outcomes(db, PHONE)
+    assert {name: {o.value: n for o, n in counts.items() if n}
+            for name, counts in found.items()} == {"Ann": {"left": 2, "everyone": 1},
+                                                   "Bob": {"discard": 1}}
+    assert store.stats.jackpot_outcomes(db, None) == {}
