@@ -93,7 +93,9 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
     # tapped, and without JS all are shown. The variant's own range is checked on save.
     names = [n[:200] for n in args.getlist("player")[:MAX_SEATS]]
     # A regular tapped (a name from this phone's games) takes the first empty seat.
-    regulars = store.stats.regulars(get_db(), device())
+    mine = device()
+    regulars = store.stats.remembered(get_db(), mine, ("regulars",),
+                                      lambda: store.stats.regulars(get_db(), mine))
     seated = {engine.name_key(n) for n in names if n.strip()}
     added = args.get("regular", "")[:200]
     if added.strip() and engine.name_key(added) not in seated:

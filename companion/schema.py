@@ -311,6 +311,34 @@ def add_results(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def add_device_records_versions(db: sqlite_utils.Database) -> None:
+    """A version per phone of what its records and regulars are read from, bumped by the
+    database on any change to them (companion/store/stats.py): a finished game's results
+    written or dropped, a seat named, a pull of the lever, a game deleted or restored, a
+    game given to the phone or forgotten. The records are then computed once per version
+    of a phone's games, not once per page, however many games it keeps."""
+    db.table("device_records").create({"device": str, "version": int}, pk="device",
+                                      not_null={"version"})
+    games = ("insert into device_records (device, version) select device, 1 from access "
+             "where game_id = {} and true on conflict (device) do update set "
+             "version = version + 1;")
+    device = ("insert into device_records (device, version) values ({}, 1) on conflict "
+              "(device) do update set version = version + 1;")
+    for table, events in (("game_results", ("insert", "delete")),
+                          ("players", ("insert", "update", "delete")),
+                          ("spins", ("insert", "delete"))):
+        for event in events:
+            row = "old" if event == "delete" else "new"
+            db.execute(f"create trigger {table}_{event}_bumps_device_records after {event} on "
+                       f"{table} begin {games.format(row + '.game_id')} end")
+    db.execute("create trigger games_deleted_bumps_device_records after update of deleted_at "
+               f"on games begin {games.format('new.id')} end")
+    for event, row in (("insert", "new"), ("delete", "old")):
+        db.execute(f"create trigger access_{event}_bumps_device_records after {event} on "
+                   f"access begin {device.format(row + '.device')} end")
+
+
 def known_migrations() -> set[str]:
     """The names of every migration this version of the app knows."""
     return {m.name for m in migrations._migrations}

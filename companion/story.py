@@ -8,7 +8,9 @@ colours come from classes the stylesheet sets for light and dark (docs/decisions
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from flask import Blueprint, render_template, request
 from werkzeug.wrappers import Response
@@ -21,6 +23,7 @@ from .errors import row_id
 from .gate import device, get_game_or_404
 
 bp = Blueprint("story", __name__)
+T = TypeVar("T")
 
 #: The chart's drawing box (SVG units; it scales to the screen's width).
 WIDTH, HEIGHT = 360, 220
@@ -157,15 +160,26 @@ def records() -> str:
     """This phone's records: per player (over all its games, or one variant's), the
     table's records, two players head to head, the Jackpot's outcomes."""
     db, mine = get_db(), device()
-    variants = [engine.find_variant(v) for v in store.stats.variants_played(db, mine)]
+    stats = store.stats
+
+    def kept(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        return stats.remembered(db, mine, key, compute)
+
+    variants = [engine.find_variant(v)
+                for v in kept(("variants",), lambda: stats.variants_played(db, mine))]
     chosen = next((v for v in variants if v.name == request.args.get("variant")), None)
     first, second = (request.args.get(k, "")[:200] for k in ("first", "second"))
+    variant = chosen.name if chosen else None
     return render_template(
         "records.html", variants=variants, chosen=chosen,
-        players=store.stats.player_records(db, mine, chosen.name if chosen else None),
-        table=store.stats.table_records(db, mine),
-        regulars=store.stats.regulars(db, mine), first=first, second=second,
-        versus=store.stats.head_to_head(db, mine, first, second) if first and second else None,
-        jackpot=store.stats.jackpot_outcomes(db, mine), outcomes=list(engine.LeverOutcome),
+        players=kept(("players", variant), lambda: stats.player_records(db, mine, variant)),
+        table=kept(("table",), lambda: stats.table_records(db, mine)),
+        regulars=kept(("regulars",), lambda: stats.regulars(db, mine)),
+        first=first, second=second,
+        versus=kept(("versus", first, second),
+                    lambda: stats.head_to_head(db, mine, first, second))
+        if first and second else None,
+        jackpot=kept(("jackpot",), lambda: stats.jackpot_outcomes(db, mine)),
+        outcomes=list(engine.LeverOutcome),
         variant_title={v.name: v.title for v in engine.VARIANTS},
     )

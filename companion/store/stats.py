@@ -10,10 +10,14 @@ never a hand, however long the games were; and a stranger, who keeps none, reads
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import sqlite_utils
+from flask import current_app
 
 import engine
 from engine import HandScore, Standings
@@ -24,13 +28,56 @@ from .reading import all_hands, load_game
 from .records import GameRecord, Hand
 from .rows import snapshot
 
+T = TypeVar("T")
+
 #: The most players a records table lists (the phone's most frequent first): a page's
 #: size stays bounded whatever the number of names a phone has seen.
 RECORDS_PLAYERS = 30
 #: The most names offered on the new-game form.
 REGULARS_OFFERED = 20
 #: Hands on one page of the score grid and its race (a game of up to this many: one page).
-GRID_HANDS = 50
+GRID_HANDS = 20
+#: Phones whose records one process keeps computed (each at one version of its games).
+CACHED_PHONES = 256
+
+
+class RecordsCache:
+    """Records and regulars as computed, each for one phone at one version of its games
+    (``device_records``, bumped by the database on any change they are read from): a
+    phone's records page costs one indexed read once computed, with 10 games or 1,000."""
+
+    def __init__(self, size: int = CACHED_PHONES):
+        self._size = size
+        self._found: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, db: sqlite_utils.Database, device: str, key: tuple[Any, ...],
+            compute: Callable[[], T]) -> T:
+        """What ``compute`` gives for the phone's games as they are now: remembered from
+        an earlier request while the phone's version has not moved."""
+        row = db.execute("select version from device_records where device = ?",
+                         [device]).fetchone()
+        entry = (device, row[0] if row else 0, *key)
+        with self._lock:
+            if entry in self._found:
+                self._found.move_to_end(entry)
+                return cast(T, self._found[entry])
+        value = compute()
+        with self._lock:
+            self._found[entry] = value
+            while len(self._found) > self._size * 8:  # a few pages per phone
+                self._found.popitem(last=False)
+        return value
+
+
+def remembered(db: sqlite_utils.Database, device: str | None, key: tuple[Any, ...],
+               compute: Callable[[], T]) -> T:
+    """``compute()`` for this phone's games, from the app's cache while they have not
+    changed (a phone without a key has no games: nothing to remember)."""
+    if not device:
+        return compute()
+    cache = current_app.extensions.setdefault("uno_records", RecordsCache())
+    return cast(RecordsCache, cache).get(db, device, key, compute)
 
 
 @dataclass(frozen=True)

@@ -253,27 +253,39 @@ def test_the_records_page_shows_this_phones_figures(table, client):
     assert "finished ahead 1 time, Bob 0" in table.text(page.select_one("#versus"))
     stranger = table.phone(role=None)
     assert table.page(stranger.client.get("/records")).select_one("#no-records")
+    # Kept computed while nothing changed, and computed again when anything does: another
+    # game over, then a game forgotten by this phone.
+    other = table.create_game(["Ann", "Zoe"], target="50")
+    table.record(other, 1, {0: 60})
+    page = table.page(client.get("/records"))
+    # Most games first (Ann 2), then most won (Zoe won hers).
+    assert [table.text(r.th) for r in page.select("#players tbody tr")] == ["Ann", "Zoe", "Bob",
+                                                                           "Cy"]
+    table.submit(table.client.get(f"/games/{other}/forget"), f"/games/{other}/forget")
+    page = table.page(client.get("/records"))
+    assert [table.text(r.th) for r in page.select("#players tbody tr")] == ["Ann", "Bob", "Cy"]
 
 
 def test_a_long_games_grid_and_race_come_a_page_at_a_time(table, app):
     game_id = table.create_game(["Ann", "Bob"], target="1000")
     db = open_db(app.config["DATABASE"])
-    for n in range(store.stats.GRID_HANDS + 5):
+    size = store.stats.GRID_HANDS
+    for n in range(2 * size + 5):
         with store.changing(db, game_id) as game:
             store.record_hand(db, game, n % 2, [store.Holding(1 - n % 2, (), 10, True)])
     db.close()
     last = table.page(table.client.get(f"/games/{game_id}/story"))
     numbers = [int(r["id"].rsplit("-", 1)[1]) for r in last.select("#grid tbody tr[id]")]
-    assert numbers == list(range(51, 56))
-    # The race starts where the earlier hands left it: 25 hands won each, 250 points.
+    assert numbers == list(range(2 * size + 1, 2 * size + 6))
+    # The race starts where the earlier hands left it: as many hands won each, 10 points each.
     for line in last.select("svg.race g.series"):
         points = line.polyline["points"].split()
         assert len(points) == 6
         assert chart_value(last.select_one("svg.race"), float(points[0].split(",")[1])) == \
-            pytest.approx(250, abs=1)
+            pytest.approx(size * 10, abs=1)
     first = table.page(table.client.get(last.select_one("a:-soup-contains('Earlier hands')")["href"]))
-    assert len(first.select("#grid tbody tr[id]")) == 50
-    assert table.text(first.select_one("#grid-hand-50")).split()[0] == "50"
+    assert len(first.select("#grid tbody tr[id]")) == size
+    assert table.text(first.select_one(f"#grid-hand-{2 * size}")).split()[0] == str(2 * size)
 
 
 def test_the_jackpots_outcomes_per_player_over_the_phones_games(db):
