@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from flask import Blueprint, render_template, request
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 import engine
@@ -36,8 +37,32 @@ DASHES = ("", "", "", "", "", "6 3", "6 3", "6 3", "6 3", "6 3")
 #: Light-mode colours written on the picture itself (the shared SVG has no stylesheet).
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00", "#000000",
            "#8c6d00", "#5e3c99", "#b2182b")
+#: A race of at most this many hands has a marker on every point; a longer one at its end.
+MARKED_HANDS = 20
 #: End labels this far apart at least (SVG units), so close totals stay readable.
 LABEL_GAP = 13
+
+
+#: A marker's shape at (x, y), as SVG (the class gives its colour in the page).
+SHAPES = {
+    "circle": '<circle cx="{x}" cy="{y}" r="4"',
+    "square": '<rect x="{x0}" y="{y0}" width="7" height="7"',
+    "triangle": '<polygon points="{x},{top} {right},{low} {left},{low}"',
+    "diamond": '<polygon points="{x},{top} {right5},{y} {x},{bottom} {left5},{y}"',
+    "cross": '<path d="M{l4} {t4}L{r4} {b4}M{l4} {b4}L{r4} {t4}" stroke-width="2.5" fill="none"',
+}
+
+
+def _marker(kind: str, x: float, y: float, seat: int, colour: str) -> str:
+    """One marker, its colour an attribute (the picture's) that the page's class overrides."""
+    shape = SHAPES[kind].format(
+        x=x, y=y, x0=round(x - 3.5, 1), y0=round(y - 3.5, 1), top=round(y - 5, 1),
+        low=round(y + 3.5, 1), left=round(x - 4.5, 1), right=round(x + 4.5, 1),
+        left5=round(x - 5, 1), right5=round(x + 5, 1), bottom=round(y + 5, 1),
+        l4=round(x - 4, 1), r4=round(x + 4, 1), t4=round(y - 4, 1), b4=round(y + 4, 1))
+    paint = f'stroke="{colour}"' if kind == "cross" else f'fill="{colour}"'
+    cross = " cross" if kind == "cross" else ""
+    return f'{shape} class="mark{cross} series-{seat}" {paint}/>'
 
 
 @dataclass(frozen=True)
@@ -50,9 +75,10 @@ class Line:
     points: str
     end: tuple[float, float]
     label_y: float
-    marker: str
     dash: str
     colour: str
+    #: Its markers (SVG): on every point of a short race, at the end of a long one.
+    marks: Markup
 
 
 @dataclass(frozen=True)
@@ -102,12 +128,15 @@ def race_chart(told: store.stats.Story, players: tuple[str, ...],
     overflow = max(label_y.values(), default=0) - (HEIGHT - BOTTOM)
     if overflow > 0:
         label_y = {s: v - overflow for s, v in label_y.items()}
-    lines = [Line(seat, name, series[seat],
-                  " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series[seat])),
-                  (x(hands), y(series[seat][-1])), round(label_y[seat] + 4, 1),
-                  MARKERS[seat % len(MARKERS)], DASHES[seat % len(DASHES)],
-                  COLOURS[seat % len(COLOURS)])
-             for seat, name in enumerate(players)]
+    lines = []
+    for seat, name in enumerate(players):
+        kind, colour = MARKERS[seat % len(MARKERS)], COLOURS[seat % len(COLOURS)]
+        points = [(x(i), y(v)) for i, v in enumerate(series[seat])]
+        marked = points if hands <= MARKED_HANDS else points[-1:]
+        lines.append(Line(seat, name, series[seat], " ".join(f"{a},{b}" for a, b in points),
+                          points[-1], round(label_y[seat] + 4, 1), DASHES[seat % len(DASHES)],
+                          colour, Markup("".join(_marker(kind, a, b, seat, colour)
+                                                 for a, b in marked))))
     step = max(1, -(-hands // 8))
     # Hands numbered as the table counts them: a later page of a long game starts on one.
     return Chart(lines, y(target) if target else None, target,
@@ -120,6 +149,36 @@ def _story(game_id: int, page: int | None) -> tuple[store.GameRecord, store.stat
     game = get_game_or_404(game_id)
     told = store.stats.story(get_db(), game, page or 10**9)  # the last page unless asked
     return game, told, race_chart(told, game.players, game.target)
+
+
+def _cells(game: store.GameRecord, told: store.stats.Story) -> list[Markup]:
+    """Each hand's row of cells: a player's points that hand and the total under them, who
+    went out (★) and who dealt (◆) marked, a player knocked out said so, then "out".
+
+    Built here, not in the template: a page of the grid is hands x players cells, and
+    only numbers go in them (the names are in the header, escaped there)."""
+    out_at = dict(game.standings.out_at)
+    plus = not game.mode.charges_holder  # scored points read +N; charged ones N (+0 none)
+    rows = []
+    for hand, score in told.hands:
+        cells = []
+        for seat in range(len(game.players)):
+            if out_at.get(seat, hand.number) < hand.number:
+                cells.append('<td class="gone"><span class="muted">out</span></td>')
+                continue
+            marks = ('<span aria-label="went out">★</span> ' if seat == hand.went_out else "")
+            marks += ('<span aria-label="dealt">◆</span> '
+                      if told.dealers.get(hand.number) == seat else "")
+            points = score.points.get(seat)
+            shown = "–" if points is None else f"{'+' if points or plus else ''}{points}"
+            knocked = ('<span class="small eliminated">out of the game</span>'
+                       if seat in score.eliminated else "")
+            opened = '<td class="out">' if seat == hand.went_out else "<td>"
+            cells.append(f'{opened}'
+                         f'<span class="pts">{marks}{shown}</span>'
+                         f' <span class="total">{score.totals[seat]}</span>{knocked}</td>')
+        rows.append(Markup("".join(cells)))
+    return rows
 
 
 def _together(game: store.GameRecord, seats: tuple[int, ...]) -> str:
@@ -136,7 +195,7 @@ def grid(game_id: int) -> str:
     game, told, chart = _story(game_id, row_id(request.args.get("page")))
     st = game.standings
     return render_template(
-        "story.html", game=game, told=told, chart=chart, st=st,
+        "story.html", game=game, told=told, chart=chart, st=st, cells=_cells(game, told),
         biggest=store.stats.biggest_hand(get_db(), game.id) if game.finished else None,
         winners=_together(game, st.winners),
         teams=[_together(game, st.team_of(s)) if st.teams else ""
