@@ -234,9 +234,12 @@ def test_the_new_game_form_offers_this_phones_regulars_a_tap_each(table, client)
     page = table.page(table.post("/games/new", form))
     assert [i["value"] for i in page.select("input[name=player]")][:3] == ["Eve", "Bob", ""]
     assert [b["value"] for b in page.select("#regulars button")] == ["Dee", "Ann", "Cy"]
-    # Another phone has its own memory.
+    # Another phone has its own memory; given a game's link, it is offered its players too.
     other = table.phone(role=None)
     assert not table.page(other.client.get("/games/new")).select("#regulars")
+    shared = table.phone(role="viewer", game_id=1)
+    assert [b["value"] for b in table.page(shared.client.get("/games/new")).select(
+        "#regulars button")] == ["Ann", "Bob", "Cy"]
 
 
 def test_the_records_page_shows_this_phones_figures(table, client):
