@@ -314,3 +314,12 @@ def test_the_jackpots_outcomes_per_player_over_the_phones_games(db):
             for name, counts in found.items()} == {"Ann": {"left": 2, "everyone": 1},
                                                    "Bob": {"discard": 1}}
     assert store.stats.jackpot_outcomes(db, None) == {}
+
+
+def test_names_are_escaped_in_the_grid_the_race_and_the_picture(table):
+    game_id = table.create_game(["<b>Ann</b>", "Bob"], target="50")
+    table.record(game_id, 0, {1: 60})
+    page = table.client.get(f"/games/{game_id}/story").get_data(as_text=True)
+    picture = table.client.get(f"/games/{game_id}/result.svg").get_data(as_text=True)
+    for text in (page, picture):
+        assert "<b>Ann" not in text and "&lt;b&gt;Ann" in text
