@@ -8,11 +8,13 @@ colours come from classes the stylesheet sets for light and dark (docs/decisions
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -25,6 +27,7 @@ from .gate import device, get_game_or_404
 
 bp = Blueprint("story", __name__)
 T = TypeVar("T")
+_KEPT = threading.Lock()
 
 #: The chart's drawing box (SVG units; it scales to the screen's width).
 WIDTH, HEIGHT = 360, 220
@@ -144,11 +147,32 @@ def race_chart(told: store.stats.Story, players: tuple[str, ...],
                  [(x(h), told.first - 1 + h) for h in range(0, hands + 1, step)], hands)
 
 
-def _story(game_id: int, page: int | None) -> tuple[store.GameRecord, store.stats.Story,
-                                                   Chart]:
+#: Pages of the grid one process keeps drawn (each for one version of its game).
+CACHED_STORIES = 64
+
+
+def _story(game_id: int, page: int | None
+           ) -> tuple[store.GameRecord, store.stats.Story, Chart, list[Markup]]:
+    """The game, a page of its hands (the last unless asked), the race and the grid's
+    cells: kept per version of the game, as the games are (every change bumps it), so the
+    phones following a game draw each change once."""
     game = get_game_or_404(game_id)
-    told = store.stats.story(get_db(), game, page or 10**9)  # the last page unless asked
-    return game, told, race_chart(told, game.players, game.target)
+    pages = max(1, -(-game.hand_count // store.stats.GRID_HANDS))
+    key = (game.id, game.version, min(page or pages, pages))
+    kept: OrderedDict[tuple[int, int, int], Any] = current_app.extensions.setdefault(
+        "uno_stories", OrderedDict())
+    with _KEPT:
+        found = kept.get(key)
+        if found is not None:
+            kept.move_to_end(key)
+            return game, *found
+    told = store.stats.story(get_db(), game, key[2])
+    found = (told, race_chart(told, game.players, game.target), _cells(game, told))
+    with _KEPT:
+        kept[key] = found
+        while len(kept) > CACHED_STORIES:
+            kept.popitem(last=False)
+    return game, *found
 
 
 def _cells(game: store.GameRecord, told: store.stats.Story) -> list[Markup]:
@@ -192,10 +216,10 @@ def _together(game: store.GameRecord, seats: tuple[int, ...]) -> str:
 def grid(game_id: int) -> str:
     """The race chart and the score grid (the last GRID_HANDS hands, or an earlier page);
     once the game is over, its result to share."""
-    game, told, chart = _story(game_id, row_id(request.args.get("page")))
+    game, told, chart, cells = _story(game_id, row_id(request.args.get("page")))
     st = game.standings
     return render_template(
-        "story.html", game=game, told=told, chart=chart, st=st, cells=_cells(game, told),
+        "story.html", game=game, told=told, chart=chart, st=st, cells=cells,
         biggest=store.stats.biggest_hand(get_db(), game.id) if game.finished else None,
         winners=_together(game, st.winners),
         teams=[_together(game, st.team_of(s)) if st.teams else ""
@@ -205,7 +229,7 @@ def grid(game_id: int) -> str:
 @bp.get("/games/<id:game_id>/result.svg")
 def picture(game_id: int) -> Response:
     """The race as a picture to send (standalone SVG: its own colours, no stylesheet)."""
-    game, _, chart = _story(game_id, None)
+    game, _, chart, _ = _story(game_id, None)
     body = render_template("_race.svg", game=game, chart=chart, standalone=True,
                            standings=game.standings,
                            winners=_together(game, game.standings.winners))

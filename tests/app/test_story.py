@@ -175,8 +175,11 @@ def test_the_race_has_a_line_per_player_ending_at_each_total_and_the_target(tabl
 
 def test_the_grid_shows_each_hand_who_went_out_the_dealer_and_the_totals(table):
     game_id = table.create_game(["Ann", "Bob", "Cy"], target="100")
-    for out, held in GAMES[0][4]:
+    for number, (out, held) in enumerate(GAMES[0][4], 1):
         table.record(game_id, out, held)
+        # Each change shown at once (a page is kept drawn only for one version of the game).
+        shown = table.page(table.client.get(f"/games/{game_id}/story"))
+        assert len(shown.select("#grid tbody tr[id^=grid-hand-]")) == number
     page = table.page(table.client.get(f"/games/{game_id}/story"))
     grid = page.select_one("table#grid")
     rows = grid.select("tbody tr[id^=grid-hand-]")
