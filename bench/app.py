@@ -107,6 +107,39 @@ def scratch_folder():
         yield Path(folder)
 
 
+def build_finished(path: str, games: int, seed: int) -> None:
+    """Add ``games`` finished games (standard, to 100, four players) kept by the bench's
+    phone, their hands written in bulk up to the winner's; then their results, as an
+    upgrade fills them in (companion/store/stats.py): what the records page reads."""
+    rng = random.Random(seed)
+    db = open_db(path)
+    classic = engine.find_variant("classic")
+    deck = classic.deck()
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    for _ in range(games):
+        players = tuple(rng.sample(names, 4))
+        game_id = store.create_game(db, store.GameSetup(
+            variant=classic, mode=engine.ScoringMode.STANDARD, target=100,
+            options=classic.default_options(), players=players, dealer=0), keeper=DEVICE)
+        standings = engine.new_standings(engine.ScoringMode.STANDARD, 4, 100)
+        with db.atomic():
+            while not standings.finished:
+                out = rng.randrange(4)
+                rng.shuffle(deck)
+                held = {s: deck[s * 3:s * 3 + 3] for s in range(4) if s != out}
+                standings = engine.score_hand(standings, engine.HandOutcome(
+                    out, {s: classic.hand_points(h) for s, h in held.items()}))
+                hand_id = db["hands"].insert({"game_id": game_id, "went_out": out,
+                                              "created_at": store.now()}).last_pk
+                db["holdings"].insert_all(
+                    {"hand_id": hand_id, "seat": s, "cards": engine.cards_text(h),
+                     "points": classic.hand_points(h), "typed": 0} for s, h in held.items())
+    db.execute("update games set in_progress = null")
+    store.fill_listing_state(db)
+    store.stats.fill_results(db)
+    db.close()
+
+
 def timed(client, method: str, url: str, repeat: int, status: int = 200,
           **kwargs) -> tuple[float, float, float, int]:
     """Seconds for the first request; then the median seconds per request of the page and
@@ -298,6 +331,7 @@ def measure_in(path: str, games: int, hands: int, repeat: int,
     """measure(), its database at ``path``."""
     app = create_app({"DATABASE": path, "SECRET_KEY": "bench"})
     big = build_history(path, games, hands, seed=1)
+    build_finished(path, games, seed=3)
     client = phone(app)
     # What the scoreboard's poller sends once it has the page: nothing changed since.
     unchanged = {"If-None-Match": client.get(f"/games/{big}").headers["ETag"],
@@ -313,6 +347,12 @@ def measure_in(path: str, games: int, hands: int, repeat: int,
         ("scoreboard", "get", f"/games/{big}", {}),
         (UNCHANGED, "get", f"/games/{big}", {"headers": unchanged, "status": 304}),
         ("history", "get", f"/games/{big}/hands", {}),
+        ("score grid and race", "get", f"/games/{big}/story", {}),
+        ("score grid and race, a finished game", "get", f"/games/{big + 1}/story", {}),
+        ("records (this phone's finished games)", "get", "/records", {}),
+        ("records, head to head", "get", "/records",
+         {"query_string": {"first": "Ann", "second": "Bob"}}),
+        ("new game (the regulars offered)", "get", "/games/new", {}),
         ("card picker, 3 opponents", "get", f"/games/{big}/hands/new?out=0", {}),
         ("live points (htmx)", "post", f"/games/{big}/hands/preview",
          {"data": form, "headers": htmx}),

@@ -11,7 +11,7 @@ from flask import Flask, Response
 
 import engine
 
-# The views (blueprints) are games, hands, jackpot, referee, rules and sharing: only
+# The views (blueprints) are games, hands, jackpot, referee, rules, sharing and story: only
 # create_app imports them, and no other module does (tests/app/test_app_layout.py).
 from . import (
     assets,
@@ -29,6 +29,7 @@ from . import (
     sharing,
     startup,
     store,
+    story,
 )
 from .labels import bdi, card_label, chips, names
 from .settings import (
@@ -114,6 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(referee.bp)
     app.register_blueprint(jackpot.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(story.bp)
     return app
 
 

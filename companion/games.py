@@ -93,6 +93,19 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
     # names alone); the script shows only the first few until "Add a player" is
     # tapped, and without JS all are shown. The variant's own range is checked on save.
     names = [n[:200] for n in args.getlist("player")[:MAX_SEATS]]
+    # A regular tapped (a name from this phone's games) takes the first empty seat.
+    mine = device()
+    regulars = store.stats.remembered(get_db(), mine, ("regulars",),
+                                      lambda: store.stats.regulars(get_db(), mine))
+    seated = {engine.name_key(n) for n in names if n.strip()}
+    added = args.get("regular", "")[:200]
+    if added.strip() and engine.name_key(added) not in seated:
+        empty = [i for i, n in enumerate(names) if not n.strip()]
+        if empty:
+            names[empty[0]] = added
+        elif len(names) < MAX_SEATS:
+            names.append(added)
+        seated.add(engine.name_key(added))
     filled = max((i + 1 for i, n in enumerate(names) if n.strip()), default=0)
     shown = max(filled, DEFAULT_SEATS)
     names += [""] * (MAX_SEATS - len(names))
@@ -105,6 +118,7 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
         partners=engine.ScoringMode.PARTNERS, starts=starts,
         values=args, errors=errors, submission=submission[:64], import_error=import_error,
         import_submission=secrets.token_urlsafe(16),
+        regulars=[n for n in regulars if engine.name_key(n) not in seated],
     )
 
 

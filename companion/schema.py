@@ -313,6 +313,58 @@ def add_passed_round_phone(db: sqlite_utils.Database) -> None:
                f"passed_round, asks_seat on access begin {bump} end")
 
 
+@migrations()
+def add_results(db: sqlite_utils.Database) -> None:
+    """Each finished game's results, derived from its hands by the engine and written with
+    every change (companion/store/stats.py): a row per game (its length in hands, the
+    winning margin, its biggest hand) and one per seat (place, hands won and their points,
+    points left in hand, the longest run of hands won). The records page reads these
+    through the phone's ``access`` rows, never the hands. ``startup`` fills them in for the
+    games finished before."""
+    db.table("game_results").create(
+        {"game_id": int, "variant": str, "hands": int, "margin": int, "biggest": int,
+         "biggest_seat": int, "biggest_hand": int},
+        pk="game_id", foreign_keys=[("game_id", "games", "id")],
+        not_null={"variant", "hands"},
+    )
+    db.table("player_results").create(
+        {"game_id": int, "seat": int, "name": str, "name_key": str, "variant": str,
+         "won": int, "place": int, "total": int, "hands_won": int, "points_won": int,
+         "biggest": int, "held_points": int, "held_hands": int, "longest_run": int},
+        pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")],
+        not_null={"name", "name_key", "variant", "won", "place", "total", "hands_won",
+                  "held_points", "held_hands", "longest_run"},
+    )
+
+
+@migrations()
+def add_device_records_versions(db: sqlite_utils.Database) -> None:
+    """A version per phone of what its records and regulars are read from, bumped by the
+    database on any change to them (companion/store/stats.py): a finished game's results
+    written or dropped, a seat named, a pull of the lever, a game deleted or restored, a
+    game given to the phone or forgotten. The records are then computed once per version
+    of a phone's games, not once per page, however many games it keeps."""
+    db.table("device_records").create({"device": str, "version": int}, pk="device",
+                                      not_null={"version"})
+    games = ("insert into device_records (device, version) select device, 1 from access "
+             "where game_id = {} and true on conflict (device) do update set "
+             "version = version + 1;")
+    device = ("insert into device_records (device, version) values ({}, 1) on conflict "
+              "(device) do update set version = version + 1;")
+    for table, events in (("game_results", ("insert", "delete")),
+                          ("players", ("insert", "update", "delete")),
+                          ("spins", ("insert", "delete"))):
+        for event in events:
+            row = "old" if event == "delete" else "new"
+            db.execute(f"create trigger {table}_{event}_bumps_device_records after {event} on "
+                       f"{table} begin {games.format(row + '.game_id')} end")
+    db.execute("create trigger games_deleted_bumps_device_records after update of deleted_at "
+               f"on games begin {games.format('new.id')} end")
+    for event, row in (("insert", "new"), ("delete", "old")):
+        db.execute(f"create trigger access_{event}_bumps_device_records after {event} on "
+                   f"access begin {device.format(row + '.device')} end")
+
+
 def known_migrations() -> set[str]:
     """The names of every migration this version of the app knows."""
     return {m.name for m in migrations._migrations}

@@ -31,6 +31,7 @@ def migrate(path: str, read_only: bool = False) -> None:
             # Derived state is computed the way the store computes it.
             store.fill_listing_state(database)
             store.score_stale_games(database)
+            store.stats.fill_results(database)
         elif migrations.pending(database):
             raise StartupError(
                 f"{path} is read-only and needs an update for this version of the app: make "

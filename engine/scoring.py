@@ -220,6 +220,34 @@ class Standings:
             dealer = _next_seat(dealer, self.seats, eliminated)
         return dealer
 
+    def hand_value(self, hand: HandScore) -> int | None:
+        """How big a hand was: every point it moved, scored by the player who went out
+        (standard, partners) or charged to those caught holding cards (lowest-wins,
+        Challenge UNO); None in a tally, which counts no points.
+
+        >>> s = score_game(ScoringMode.LOWEST_WINS, 3, [HandOutcome(0, {1: 30, 2: 12})], 500)
+        >>> s.hand_value(s.hands[0])
+        42
+        """
+        if not self.mode.uses_points:
+            return None
+        return sum(hand.points.values())
+
+    @property
+    def margin(self) -> int | None:
+        """How close a finished game was: the gap between the winner's total and the next
+        place's (points, or wins in a tally); None while the game goes on.
+
+        >>> score_game(ScoringMode.STANDARD, 3, [HandOutcome(1, {0: 20, 2: 30}),
+        ...            HandOutcome(0, {1: 10, 2: 60})], 60).margin  # 70 to 50
+        20
+        """
+        if not self.finished:
+            return None
+        first = self.totals[self.winners[0]]
+        others = [self.totals[s] for _, s in self.ranking() if s not in self.winners]
+        return abs(first - others[0]) if others else None
+
     def score_of(self, number: int) -> HandScore | None:
         """What hand ``number`` scored, if these standings hold it (see :attr:`hands`)."""
         index = number - 1 - (self.played - len(self.hands))

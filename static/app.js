@@ -485,3 +485,37 @@
     if (event.persisted) window.location.reload();
   });
 })();
+
+// The table's story: a game's result to send (templates/story.html). The phone's own share
+// sheet where it has one (Web Share API), else a copy to the clipboard; without this
+// script the text is there to select, and the button stays hidden.
+(() => {
+  "use strict";
+  const setUp = (root) => {
+    for (const button of root.querySelectorAll("[data-share]")) {
+      if (navigator.share || (navigator.clipboard && window.isSecureContext)) {
+        button.textContent = navigator.share ? "Share the result" : "Copy the result";
+        button.hidden = false;
+      }
+    }
+  };
+  document.addEventListener("DOMContentLoaded", () => setUp(document));
+  document.addEventListener("htmx:load", (event) => setUp(event.target));
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-share]");
+    if (!button) return;
+    const text = document.querySelector(button.dataset.share).value;
+    const status = button.closest("section").querySelector("[data-share-status]");
+    try {
+      if (navigator.share) {
+        await navigator.share({ title: button.dataset.shareTitle, text });
+      } else {
+        await navigator.clipboard.writeText(text);
+        if (status) status.textContent = "Copied: paste it in the group chat.";
+      }
+    } catch (error) {
+      // Closing the share sheet is no failure; anything else, say so.
+      if (error.name !== "AbortError" && status) status.textContent = "Could not share: select the text and copy it.";
+    }
+  });
+})();

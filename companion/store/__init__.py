@@ -21,13 +21,14 @@ as it is then (docs/decisions.md). One module per job:
 - :mod:`.carried`: a game carried over from an export
 - :mod:`.access`: share links and the phones given them
 - :mod:`.revisions`: a game's revision, which a live page's ETag is made from
+- :mod:`.stats`: a game hand by hand (the grid, the race), the records over a phone's games
 
 The names below are the store's public API; the rest of the app imports them from here.
 """
 
 from __future__ import annotations
 
-from . import access
+from . import access, stats
 from .cache import GameCache, get_cache, init_app
 from .carried import CarriedCard, CarriedGame, store_carried
 from .checkpoints import CHECKPOINT_EVERY, SCORED_BY, score_stale_games
@@ -117,6 +118,6 @@ __all__ = [
     "list_games", "list_rulings", "list_spins", "load_draft", "load_game", "load_hand",
     "load_spin", "now", "others_entering", "pull_lever", "record_hand", "rematch_of", "removed_hands",
     "require_changeable", "reveal_rule_card", "revision", "revision_and_role", "rule_cards", "ruling_record",
-    "save_draft", "score_stale_games", "score_with", "set_game_deleted", "set_hand_deleted", "set_play_on", "spin_for_submission",
+    "save_draft", "score_stale_games", "score_with", "set_game_deleted", "set_hand_deleted", "set_play_on", "spin_for_submission", "stats",
     "store_carried", "tear_up_rule_cards", "unrevealed_cards", "update_hand", "write_rule_cards",
 ]

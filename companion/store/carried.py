@@ -18,6 +18,7 @@ from .keys import check_unspent, spend
 from .listing import list_as
 from .loading import load_game
 from .records import GameSetup, Holding
+from .stats import keep_results
 from .writes import end_open_game, insert_game, insert_holdings, set_play_on
 
 
@@ -94,5 +95,6 @@ def store_carried(db: sqlite_utils.Database, carried: CarriedGame, keeper: str,
         game = load_game(db, game_id)
         assert game is not None
         list_as(db, game)
+        keep_results(db, game)
         spend(db, submission, digest)
     return game_id

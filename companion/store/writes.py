@@ -30,6 +30,7 @@ from .keys import check_unspent, digest, spend
 from .listing import list_as
 from .loading import load_game, score_with
 from .records import CHANGEABLE_HANDS, MAX_GAME_HANDS, GameRecord, GameSetup, Hand, Holding, now
+from .stats import keep_results
 
 
 @contextmanager
@@ -70,6 +71,7 @@ def changing(db: sqlite_utils.Database, game_id: int, *, version: int | None = N
             changed = keep_checkpoints(db, game_id)
             if changed is not None:
                 list_as(db, changed)
+                keep_results(db, changed)
     # Only a committed state may be cached: a rolled-back one would be served later.
     if cache and changed is not None:
         cache.put(changed)

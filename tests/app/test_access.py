@@ -61,7 +61,8 @@ def game_urls(app, table, game_id: int) -> list[tuple[str, str, str]]:
             for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
                 found.append((rule.endpoint, method, url))
     assert len(found) > 25, found  # the walk reaches the app's routes
-    return found
+    # Forgetting the game last: after it, the phone is a stranger to the game.
+    return sorted(found, key=lambda f: f[:2] == ("sharing.forget", "POST"))
 
 
 def send(phone, method: str, url: str):

@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"
 
 #: The views: the modules that each define a blueprint. Only the app factory imports them.
-VIEWS = {"companion.games", "companion.hands", "companion.jackpot", "companion.referee",
+VIEWS = {"companion.games", "companion.story", "companion.hands", "companion.jackpot", "companion.referee",
          "companion.rules", "companion.sharing"}
 
 #: Where SQL may be written: the store, the connections and the schema's migrations.
