@@ -43,21 +43,6 @@
   if (document.readyState === "complete") afterLoad();
   else window.addEventListener("load", afterLoad, { once: true });
 
-  // Keep the screen on while a game is open (Screen Wake Lock, where the browser has it).
-  let wakeLock = null;
-  async function keepAwake() {
-    if (!document.body.hasAttribute("data-wake-lock") || !("wakeLock" in navigator)) return;
-    if (document.visibilityState !== "visible" || wakeLock) return;
-    try {
-      wakeLock = await navigator.wakeLock.request("screen");
-      document.body.dataset.awake = "yes";
-      wakeLock.addEventListener("release", () => { wakeLock = null; document.body.dataset.awake = "no"; });
-    } catch (err) {
-      document.body.dataset.awake = "refused"; // battery saver or permissions: nothing to do
-    }
-  }
-  document.addEventListener("visibilitychange", keepAwake);
-
   // Card picker: each opponent's cards are one text field ("red-7 red-7 wild"); the deck's
   // grid of buttons (one template, copied into each opponent's slot) adds or takes back
   // one card per tap, and shows how many of each are picked.
@@ -259,7 +244,6 @@
     document.addEventListener("keydown", onPickerKey);
     document.addEventListener("keydown", onNameEnter);
     document.addEventListener("input", onTextInput);
-    keepAwake();
   });
   document.addEventListener("htmx:load", (event) => setUp(event.target));
   document.addEventListener("htmx:afterSettle", onVariantSwapped);
