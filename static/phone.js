@@ -55,23 +55,28 @@
   // A scorekeeper's scoreboard: the "who went out" page and each card picker of the next
   // hand, fetched now and kept, so that a hand can be recorded offline. Once per version of
   // the game (the live poller's tag).
-  function pickerPages() {
+  // The page itself too, when the worker did not see it come (the phone's first page),
+  // and the phone's list of games (where the installed app opens).
+  function pagesToKeep(controlled) {
     const record = document.querySelector('a[href$="/hands/new"]');
     const live = document.getElementById("live");
-    if (!record || !live || !SCOREBOARD.test(location.pathname)) return [];
+    if (!live || !SCOREBOARD.test(location.pathname)) return controlled ? [] : [location.pathname];
     const key = "uno-kept:" + location.pathname;
-    if (localStorage.getItem(key) === live.dataset.etag) return [];
+    if (controlled && localStorage.getItem(key) === live.dataset.etag) return [];
     localStorage.setItem(key, live.dataset.etag);
+    const pages = ["/", ...(controlled ? [] : [location.pathname])];
+    if (!record) return pages;
     const base = record.getAttribute("href");
     const seats = [...document.querySelectorAll("#standings tr[data-seat]:not(.out)")];
-    return [base, ...seats.map((row) => base + "?out=" + row.dataset.seat)];
+    return [...pages, base, ...seats.map((row) => base + "?out=" + row.dataset.seat)];
   }
   function register() {
     if (!("serviceWorker" in navigator) || !me || !me.dataset.worker) return;
+    const controlled = Boolean(navigator.serviceWorker.controller);
     navigator.serviceWorker.register(me.dataset.worker, { scope: "/" }).catch(() => {});
     navigator.serviceWorker.ready.then((worker) => {
-      if (!navigator.onLine || !worker.active) return;
-      worker.active.postMessage({ files: pageFiles(), pages: pickerPages() });
+      if (!navigator.onLine || !worker.active || document.body.dataset.copyTaken) return;
+      worker.active.postMessage({ files: pageFiles(), pages: pagesToKeep(controlled) });
     });
   }
 

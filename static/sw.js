@@ -22,7 +22,7 @@ const GAME_PAGE = /^\/games\/(\d+)(\/hands(\/new)?)?$/;
 const HASHED = /\.[0-9a-f]{10}\.[A-Za-z0-9]+$/;
 //: The query fields a copy is kept under (the picker's "who went out"); the rest (a "saved"
 //: notice, a history page) only changes what a live page says once.
-const KEY_FIELDS = ["out"];
+const KEY_FIELDS = ["out", "page"];
 const POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; " +
   "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 
@@ -176,7 +176,7 @@ self.addEventListener("message", (event) => {
       }
     }
     for (const url of own(said.pages)) {
-      if (!GAME_PAGE.test(url.pathname)) continue;
+      if (!keepsCopy(url)) continue;
       try {
         const response = await fetch(url.href, { credentials: "same-origin", cache: "no-store" });
         if (response.status === 200 && !response.redirected) await keepCopy(url, response);
