@@ -5,7 +5,6 @@ control that lets it sleep, and a share link answered without a redirect."""
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
