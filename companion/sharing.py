@@ -69,13 +69,16 @@ def _answer_with(path: str) -> Response:
     to it when that page is not a plain 200."""
     csrf.token()  # in the session now, so that the inner request leaves the session alone
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    cookie = app.session_interface.get_signing_serializer(app).dumps(dict(session))
+    name = app.config["SESSION_COOKIE_NAME"]
+    signed = app.session_interface.get_signing_serializer(app).dumps(dict(session))
+    cookies = [part for part in request.environ.get("HTTP_COOKIE", "").split(";")
+               if part.strip() and part.strip().split("=", 1)[0] != name]
     environ = {key: value for key, value in request.environ.items()
                if not key.startswith("werkzeug.") and key != "HTTP_ACCEPT_ENCODING"}
     path_only, _, query = path.partition("?")
     environ.update({"REQUEST_METHOD": "GET", "PATH_INFO": path_only, "QUERY_STRING": query,
                     "wsgi.input": BytesIO(), "CONTENT_LENGTH": "0",
-                    "HTTP_COOKIE": f"{app.config['SESSION_COOKIE_NAME']}={cookie}"})
+                    "HTTP_COOKIE": ";".join([*cookies, f"{name}={signed}"])})
     body, status, headers = run_wsgi_app(app.wsgi_app, environ, buffered=True)
     page = Response(body, status, [(k, v) for k, v in headers if k.lower() != "set-cookie"])
     if page.status_code != 200 or page.mimetype != "text/html":
