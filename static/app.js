@@ -36,8 +36,17 @@
       document.cookie = "kept=" + me.dataset.kept + "; path=/; max-age=31536000; samesite=lax";
     }, () => {}); // offline: the next page carries them inline again
   }
+  // static/phone.js (the service worker, hands kept offline, the screen kept on) comes
+  // after the load event too: none of it is needed to draw the page.
+  function bringPhone() {
+    const script = document.createElement("script");
+    script.src = me.dataset.phone;
+    script.dataset.worker = me.dataset.worker;
+    document.head.appendChild(script);
+  }
   function afterLoad() {
     if (htmxSrc) bringHtmx();
+    if (me && me.dataset.phone) bringPhone();
     keepFiles();
   }
   if (document.readyState === "complete") afterLoad();

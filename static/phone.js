@@ -1,6 +1,7 @@
 // What makes the companion a phone's app (progressive enhancement, like app.js): the
 // service worker (static/sw.js) that keeps a game going without the network, the hands
 // recorded offline kept on the phone until they can be sent, and the screen kept awake.
+// app.js brings it in once the page has loaded (templates/base.html, data-phone).
 (function () {
   "use strict";
   const me = document.currentScript;
@@ -327,13 +328,11 @@
 
   settleAddress();
   register();
-  document.addEventListener("DOMContentLoaded", () => {
-    markCopy();
-    showWaiting();
-    setUpAwake();
-    sendWaiting();
-    setInterval(() => { if (queued().length) sendWaiting(); }, 10000);
-  });
+  markCopy();
+  showWaiting();
+  setUpAwake();
+  sendWaiting();
+  setInterval(() => { if (queued().length) sendWaiting(); }, 10000);
   window.addEventListener("online", () => {
     if (document.body.dataset.copyTaken && !queued().length) location.reload();
     else sendWaiting();

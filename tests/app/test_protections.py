@@ -183,8 +183,7 @@ def test_pages_hold_no_inline_script_or_style_but_their_own_files(table, client)
         source = table.html(response)
         assert re.findall(r"(?s)<style>(.*?)</style>", source) == [stylesheet], path
         assert re.findall(r"(?s)<script(?![^>]*\ssrc=)[^>]*>(.*?)</script>", source) == [script]
-        # (and static/phone.js, linked: the service worker and the wake lock, deferred)
-        assert source.count("<style") == 1 and source.count("<script") == 2, path
+        assert source.count("<style") == 1 and source.count("<script") == 1, path
         assert not re.search(r"\sstyle=", source), path
         assert not re.search(r"\son[a-z]+=|javascript:|hx-on|js:", source), path
         policy = response.headers["Content-Security-Policy"]
