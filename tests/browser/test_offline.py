@@ -82,9 +82,17 @@ def a_game_kept_on(phone: Page) -> str:
     return urlparse(phone.url).path
 
 
-def record_offline(phone: Page) -> None:
+def no_violations(phone: Page) -> None:
+    """axe finds nothing on the page as it is, light and dark."""
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        assert violations(phone) == [], scheme
+    phone.emulate_media(color_scheme="light")
+
+
+def record_offline(phone: Page, check: bool = False) -> None:
     """With no network: "Record hand 1", Ann went out, Bob holds a red 7 and a Wild, Cy a
-    blue 2; reviewed and saved on the phone."""
+    blue 2; reviewed and saved on the phone (``check``: axe on the review, too)."""
     phone.get_by_role("link", name="Record hand 1").click()
     wait_for_page(phone, phone.get_by_role("heading", name="Hand 1: who went out?"))
     phone.get_by_role("button", name="Ann", exact=True).click()
@@ -96,6 +104,8 @@ def record_offline(phone: Page) -> None:
     expect(review.get_by_role("heading")).to_have_text("Review hand 1 (offline)")
     expect(review).to_contain_text("Bob: red 7, Wild")
     expect(review).to_contain_text("Cy: blue 2")
+    if check:
+        no_violations(phone)
     review.get_by_role("button", name="Save hand on this phone").click()
     wait_for_page(phone, phone.locator("#waiting"))
 
@@ -107,10 +117,11 @@ def test_a_hand_recorded_offline_is_sent_once_when_the_network_is_back(
     phone.goto(game)
     wait_for_htmx(phone)
     phone.context.set_offline(True)
-    record_offline(phone)
+    record_offline(phone, check=True)
     expect(phone.locator("#waiting")).to_contain_text("Hand 1 (Ann went out)")
     expect(phone.locator("#waiting")).to_contain_text("waiting to be sent")
     expect(phone.locator("#copy")).to_contain_text("as this phone last saw it")
+    no_violations(phone)
     phone.reload()
     expect(phone.locator("#waiting")).to_contain_text("waiting to be sent")
     phone.context.set_offline(False)
@@ -122,23 +133,30 @@ def test_a_hand_recorded_offline_is_sent_once_when_the_network_is_back(
     assert totals(second_phone) == ["59", "0", "0"]
 
 
-def test_a_hand_sent_again_is_recorded_once(phone: Page, server: Server) -> None:
+def test_a_hand_sent_again_is_recorded_once(
+        phone: Page, second_phone: Page, server: Server) -> None:
     # The server restarts while the hand waits; then the answer to its first sending is
     # lost, so the phone sends it again: the app says it was recorded once, and it was.
     game = a_game_kept_on(phone)
+    second_phone.goto(share_link(phone, game))
+    phone.goto(game)
+    wait_for_htmx(phone)
     phone.context.set_offline(True)
     record_offline(phone)
     kept = phone.evaluate("localStorage.getItem('uno-queue')")
     server.stop()
     server.start()
+    phone.reload()
+    expect(phone.locator("#waiting")).to_contain_text("waiting to be sent")
     phone.context.set_offline(False)
     expect(phone.locator(".meta")).to_contain_text("1 hand played")
     phone.evaluate("kept => localStorage.setItem('uno-queue', kept)", kept)
     phone.evaluate("window.dispatchEvent(new Event('online'))")
     expect(phone.locator("#notice")).to_contain_text("Already saved")
-    phone.goto(f"{game}/hands")
-    expect(phone.locator(".hand")).to_have_count(1)
     assert phone.evaluate("localStorage.getItem('uno-queue')") == "[]"
+    second_phone.goto(f"{game}/hands")
+    expect(second_phone.locator(".hand")).to_have_count(1)
+    expect(second_phone.locator(".hand")).to_contain_text("Ann")
 
 
 def test_a_hand_kept_offline_that_clashes_ends_on_the_clash_page(
@@ -213,9 +231,7 @@ def test_the_app_installs_and_says_plainly_what_needs_the_network(phone: Page) -
     wait_for_page(phone, phone.locator("#copy"))
     expect(phone.locator("#standings")).to_contain_text("Ann")
     phone.goto("/games/new")
-    for scheme in ("light", "dark"):
-        phone.emulate_media(color_scheme=scheme)
-        assert violations(phone) == [], scheme
+    no_violations(phone)
 
 
 def test_the_screen_stays_awake_until_told_not_to(phone: Page) -> None:
@@ -258,9 +274,7 @@ def test_the_screen_stays_awake_until_told_not_to(phone: Page) -> None:
     phone.reload()  # remembered on this phone
     expect(awake).to_contain_text("The screen may go dark")
     assert calls() == ["request screen", "release", "request screen", "release"]
-    for scheme in ("light", "dark"):
-        phone.emulate_media(color_scheme=scheme)
-        assert violations(phone) == [], scheme
+    no_violations(phone)
 
     awake.get_by_role("button", name="Keep the screen on").tap()
     expect(awake).to_contain_text("The screen stays on")
