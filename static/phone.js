@@ -30,6 +30,7 @@
   }
   function say(box, lines) {
     if (!box) return;
+    if (lines.length === 1) { box.textContent = lines[0]; return; }
     box.replaceChildren(...lines.map((line) => {
       const p = document.createElement("p");
       p.textContent = line;
@@ -175,11 +176,15 @@
     back.type = "button";
     back.className = "secondary";
     back.textContent = "Change something";
-    back.addEventListener("click", () => { section.remove(); form.hidden = false; });
     actions.append(save, back);
     section.append(h1, lead, list, why, actions);
-    form.hidden = true;
-    main.appendChild(section);
+    // In the picker's place: its heading, its form and the notice that the running points
+    // could not be reached (said here, in the review's own words) put away meanwhile.
+    const hidden = [form, main.querySelector("h1"), document.getElementById("trouble")]
+      .filter((el) => el && !el.hidden);
+    hidden.forEach((el) => { el.hidden = true; });
+    form.before(section);
+    back.addEventListener("click", () => { section.remove(); hidden.forEach((el) => { el.hidden = false; }); });
     h1.focus();
   }
   document.addEventListener("submit", (event) => {
@@ -333,9 +338,16 @@
   setUpAwake();
   sendWaiting();
   setInterval(() => { if (queued().length) sendWaiting(); }, 10000);
-  window.addEventListener("online", () => {
-    if (document.body.dataset.copyTaken && !queued().length) location.reload();
-    else sendWaiting();
+  // Back on the network: a copy gives way to the page itself, once the app answers (a
+  // phone may say it is online before it can reach anything, and a reload then would only
+  // interrupt a tap).
+  window.addEventListener("online", async () => {
+    if (!navigator.onLine) return;
+    if (queued().length || !document.body.dataset.copyTaken) { sendWaiting(); return; }
+    try {
+      const answer = await fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+      if (answer.ok) location.reload();
+    } catch (offline) { /* still no network: the copy stays */ }
   });
   window.addEventListener("offline", showWaiting);
 })();

@@ -99,14 +99,14 @@ async function offlinePage(url, sent) {
     ? `<a class="button" href="/games/${game[1]}">This game's scoreboard, as last seen</a>`
     : `<a class="button" href="/">The games on this phone</a>`;
   const what = sent
-    ? "<p>What this page sent did not reach the app: nothing was changed. Send it again once this phone is back on the network.</p>"
-    : "<p>This page needs the app itself (the Wild Jackpot lever, the referee, a new game, the rules... all ask it), and this phone cannot reach the app now: it is offline, or the app's network is out of reach.</p>";
+    ? "What this page sent did not reach the app: nothing was changed. Send it again once this phone is back on the network."
+    : "This page needs the app itself (the Wild Jackpot lever, the referee, a new game, the rules... all ask it), and this phone cannot reach the app now: it is offline, or the app's network is out of reach.";
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
 <title>Offline · UNO companion</title><link rel="stylesheet" href="${await stylesheet()}"></head>
 <body><header class="bar"><a class="home" href="/">UNO companion</a></header><main>
-<h1>No network</h1><div class="notice warning" role="status" id="offline">${what}
-<p>A game already opened on this phone still shows its scoreboard and history as last seen, and a hand recorded now is kept on the phone and sent when the network is back.</p></div>
+<h1>No network</h1><p class="notice warning" role="status" id="offline">${what}</p>
+<p>A game already opened on this phone still shows its scoreboard and history as last seen, and a hand recorded now is kept on the phone and sent when the network is back.</p>
 <div class="actions column">${back}</div></main></body></html>`;
   return new Response(html, {
     status: 503,

@@ -200,7 +200,11 @@ def test_a_phone_that_lost_its_role_stops_sending(phone: Page, second_phone: Pag
     expect(second_phone.locator("#not-sent")).to_contain_text(
         "Hand 1 (Ann went out), saved on this phone offline, was not sent")
     assert second_phone.evaluate("localStorage.getItem('uno-queue')") == "[]"
-    second_phone.evaluate("window.dispatchEvent(new Event('online'))")
+    # The game refused, its copies go: offline, the phone no longer shows it.
+    assert second_phone.goto(game).status == 404
+    second_phone.context.set_offline(True)
+    second_phone.goto(game)
+    expect(second_phone.get_by_role("heading", name="No network")).to_be_visible()
     phone.goto(game)
     expect(phone.locator(".meta")).to_contain_text("0 hands played")
 
@@ -223,15 +227,23 @@ def test_the_app_installs_and_says_plainly_what_needs_the_network(phone: Page) -
     phone.goto("/")  # where the installed app opens: this phone's games, as last seen
     expect(phone.locator(".game-link")).to_contain_text("Ann")
     expect(phone.locator("#copy")).to_contain_text("as this phone last saw it")
-    for path in ("/games/new", f"/referee?game={game.rsplit('/', 1)[1]}", f"{game}/share"):
-        phone.goto(path)
-        expect(phone.get_by_role("heading", name="No network")).to_be_visible()
+    no_network = phone.get_by_role("heading", name="No network")
+    for link in ("New game", "Settle a dispute"):
+        phone.get_by_role("link", name=link).click()
+        expect(no_network).to_be_visible()
         expect(phone.locator("#offline")).to_contain_text("cannot reach the app now")
+        if link == "New game":
+            no_violations(phone)
+        phone.get_by_role("link", name="The games on this phone").click()
+        expect(phone.locator("#copy")).to_be_visible()
+    phone.locator(".game-link").click()
+    wait_for_page(phone, phone.locator("#standings"))
+    phone.get_by_role("link", name="Share: the other phones").click()
+    expect(no_network).to_be_visible()
     phone.get_by_role("link", name="This game's scoreboard, as last seen").click()
     wait_for_page(phone, phone.locator("#copy"))
     expect(phone.locator("#standings")).to_contain_text("Ann")
-    phone.goto("/games/new")
-    no_violations(phone)
+    assert urlparse(phone.url).path == game
 
 
 def test_the_screen_stays_awake_until_told_not_to(phone: Page) -> None:
