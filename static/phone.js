@@ -54,19 +54,21 @@
     document.querySelectorAll("script[data-htmx]").forEach((el) => found.push(el.dataset.htmx));
     return found.filter(Boolean);
   }
-  // A scorekeeper's scoreboard: the "who went out" page and each card picker of the next
-  // hand, fetched now and kept, so that a hand can be recorded offline. Once per version of
-  // the game (the live poller's tag).
-  // The page itself too, when the worker did not see it come (the phone's first page),
-  // and the phone's list of games (where the installed app opens).
+  // A scoreboard: the game's history and, on a scorekeeper's, the "who went out" page and
+  // each card picker of the next hand, fetched now and kept, so that they can be read and
+  // a hand recorded offline. Once per version of the game (the live poller's tag). The page
+  // itself too, when the worker did not see it come (the phone's first page), and the
+  // phone's list of games (where the installed app opens).
   function pagesToKeep(controlled) {
     const record = document.querySelector('a[href$="/hands/new"]');
+    const history = document.querySelector('.bar a[href$="/hands"]');
     const live = document.getElementById("live");
     if (!live || !SCOREBOARD.test(location.pathname)) return controlled ? [] : [location.pathname];
     const key = "uno-kept:" + location.pathname;
     if (controlled && localStorage.getItem(key) === live.dataset.etag) return [];
     localStorage.setItem(key, live.dataset.etag);
-    const pages = ["/", ...(controlled ? [] : [location.pathname])];
+    const pages = ["/", ...(controlled ? [] : [location.pathname]),
+                   ...(history ? [history.getAttribute("href")] : [])];
     if (!record) return pages;
     const base = record.getAttribute("href");
     const seats = [...document.querySelectorAll("#standings tr[data-seat]:not(.out)")];

@@ -28,9 +28,9 @@ from werkzeug.serving import make_server
 from companion import create_app
 
 #: The pages a scorekeeper's phone keeps of a three-player game once its scoreboard has
-#: been open: the scoreboard, "who went out", each of the three card pickers, and the
-#: phone's list of games.
-KEPT_PAGES = 6
+#: been open: the scoreboard, its history, "who went out", each of the three card
+#: pickers, and the phone's list of games.
+KEPT_PAGES = 7
 KEPT = "caches.open('pages-1').then(c => c.keys()).then(keys => keys.length)"
 
 
@@ -122,12 +122,24 @@ def test_a_hand_recorded_offline_is_sent_once_when_the_network_is_back(
     expect(phone.locator("#waiting")).to_contain_text("waiting to be sent")
     expect(phone.locator("#copy")).to_contain_text("as this phone last saw it")
     no_violations(phone)
+    phone.get_by_role("link", name="History").first.click()  # read offline too
+    wait_for_page(phone, phone.locator("#copy"))
+    expect(phone.get_by_role("heading", name="Hands")).to_be_visible()
+    phone.go_back()
     phone.reload()
     expect(phone.locator("#waiting")).to_contain_text("waiting to be sent")
+    # A hand said to be for one game but addressed to another is never sent.
+    phone.evaluate("""() => localStorage.setItem('uno-queue', JSON.stringify([
+        {game: '1', url: '/games/2/hands', fields: [['out', '0']], number: '1', out: 'Ann',
+         key: 'forged', at: new Date().toISOString()},
+        ...JSON.parse(localStorage.getItem('uno-queue'))]))""")
+    posted: list[str] = []
+    phone.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     phone.context.set_offline(False)
     expect(phone.locator("#waiting")).to_have_count(0)
     expect(phone.locator("#copy")).to_have_count(0)
     expect(phone.locator(".meta")).to_contain_text("1 hand played")
+    assert [urlparse(url).path for url in posted] == [f"{game}/hands"]
     second_phone.reload()
     expect(second_phone.locator(".meta")).to_contain_text("1 hand played")
     assert totals(second_phone) == ["59", "0", "0"]
