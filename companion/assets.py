@@ -41,6 +41,8 @@ PAGE_LEVEL = 6
 FOREVER = 365 * 24 * 3600
 #: The stylesheet and the script a phone's first page carries inline.
 INLINE_STYLE, INLINE_SCRIPT = "app.css", "app.js"
+#: The service worker's file in the static folder (served at the root: :func:`init_app`).
+SERVICE_WORKER = "sw.js"
 #: The cookie by which a phone says it holds both files: a hash of their contents.
 KEPT_COOKIE = "kept"
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{10})(?P<suffix>\.[A-Za-z0-9]+)$")
@@ -165,6 +167,11 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/static/<path:filename>", endpoint="static", view_func=assets.response)
     app.add_url_rule("/favicon.ico", endpoint="favicon",
                      view_func=lambda: assets.response(assets.url_name("icon.svg")))
+    # The service worker (static/sw.js), at the root: a worker controls only the pages
+    # under the folder it is served from, and the app's pages are all under "/". Its
+    # plain name, revalidated on every check: a changed worker is taken up at once.
+    app.add_url_rule("/sw.js", endpoint="service_worker",
+                     view_func=lambda: assets.response(SERVICE_WORKER))
 
     def asset(name: str) -> str:
         return fixed_url("static", filename=assets.url_name(name))

@@ -7,13 +7,24 @@ from __future__ import annotations
 import ipaddress
 import re
 from functools import lru_cache
+from io import BytesIO
 
 import segno
-from flask import Blueprint, abort, redirect, render_template, request, url_for
-from markupsafe import Markup
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from markupsafe import Markup, escape
+from werkzeug.test import run_wsgi_app
 from werkzeug.wrappers import Response
 
-from . import store
+from . import csrf, store
 from .db import get_db, writing
 from .errors import host_name
 from .forms import parse_seat
@@ -32,7 +43,12 @@ OLD_LINK = ("This link opens no game: it was mistyped, or the scorekeeper made n
 
 @bp.get("/join/<token>")
 def join(token: str) -> Response:
-    """Open a share link: this phone gets its role for the game, then the scoreboard."""
+    """Open a share link: this phone gets its role for the game, and the link is answered
+    with the page it leads to (the scoreboard), not a redirect to it: on a slow phone
+    network a redirect costs a whole round trip before the first paint. The page's address
+    is set on its <body> (data-address) and static/phone.js puts it in the address bar in
+    place of the link (history.replaceState): the token leaves the bar, and a reload asks
+    for the page itself."""
     db = get_db()
     with writing(db):
         found = access.game_for_token(db, token)
@@ -46,8 +62,33 @@ def join(token: str) -> Response:
     if (not wanted and game is not None and game.variant.rule_cards and role == access.VIEWER
             and given.seat is None):
         # Players with their own phones write and see their own rule cards: ask who this is.
-        return redirect(url_for("sharing.seat", game_id=game_id), 303)
-    return redirect(_within(scoreboard, wanted), 303)
+        return _answer_with(url_for("sharing.seat", game_id=game_id))
+    return _answer_with(_within(scoreboard, wanted))
+
+
+def _answer_with(path: str) -> Response:
+    """The page at ``path`` (a GET of this app), answered to this request as a redirect's
+    second request would be, with this request's session (the role just given); a redirect
+    to it when that page is not a plain 200."""
+    csrf.token()  # in the session now, so that the inner request leaves the session alone
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    name = app.config["SESSION_COOKIE_NAME"]
+    signed = app.session_interface.get_signing_serializer(app).dumps(dict(session))
+    cookies = [part for part in request.environ.get("HTTP_COOKIE", "").split(";")
+               if part.strip() and part.strip().split("=", 1)[0] != name]
+    environ = {key: value for key, value in request.environ.items()
+               if not key.startswith("werkzeug.") and key != "HTTP_ACCEPT_ENCODING"}
+    path_only, _, query = path.partition("?")
+    environ.update({"REQUEST_METHOD": "GET", "PATH_INFO": path_only, "QUERY_STRING": query,
+                    "wsgi.input": BytesIO(), "CONTENT_LENGTH": "0",
+                    "HTTP_COOKIE": ";".join([*cookies, f"{name}={signed}"])})
+    body, status, headers = run_wsgi_app(app.wsgi_app, environ, buffered=True)
+    page = Response(body, status, [(k, v) for k, v in headers if k.lower() != "set-cookie"])
+    if page.status_code != 200 or page.mimetype != "text/html":
+        return redirect(path, 303)
+    address = escape(path).encode()
+    page.set_data(page.get_data().replace(b"<body ", b'<body data-address="' + address + b'" ', 1))
+    return page
 
 
 def _within(scoreboard: str, wanted: str) -> str:

@@ -36,27 +36,21 @@
       document.cookie = "kept=" + me.dataset.kept + "; path=/; max-age=31536000; samesite=lax";
     }, () => {}); // offline: the next page carries them inline again
   }
+  // static/phone.js (the service worker, hands kept offline, the screen kept on) comes
+  // after the load event too: none of it is needed to draw the page.
+  function bringPhone() {
+    const script = document.createElement("script");
+    script.src = me.dataset.phone;
+    script.dataset.worker = me.dataset.worker;
+    document.head.appendChild(script);
+  }
   function afterLoad() {
     if (htmxSrc) bringHtmx();
+    if (me && me.dataset.phone) bringPhone();
     keepFiles();
   }
   if (document.readyState === "complete") afterLoad();
   else window.addEventListener("load", afterLoad, { once: true });
-
-  // Keep the screen on while a game is open (Screen Wake Lock, where the browser has it).
-  let wakeLock = null;
-  async function keepAwake() {
-    if (!document.body.hasAttribute("data-wake-lock") || !("wakeLock" in navigator)) return;
-    if (document.visibilityState !== "visible" || wakeLock) return;
-    try {
-      wakeLock = await navigator.wakeLock.request("screen");
-      document.body.dataset.awake = "yes";
-      wakeLock.addEventListener("release", () => { wakeLock = null; document.body.dataset.awake = "no"; });
-    } catch (err) {
-      document.body.dataset.awake = "refused"; // battery saver or permissions: nothing to do
-    }
-  }
-  document.addEventListener("visibilitychange", keepAwake);
 
   // Card picker: each opponent's cards are one text field ("red-7 red-7 wild"); the deck's
   // grid of buttons (one template, copied into each opponent's slot) adds or takes back
@@ -272,7 +266,6 @@
     document.addEventListener("keydown", onNameEnter);
     document.addEventListener("keydown", onTotalEnter);
     document.addEventListener("input", onTextInput);
-    keepAwake();
   });
   document.addEventListener("htmx:load", (event) => setUp(event.target));
   document.addEventListener("htmx:afterSettle", onVariantSwapped);

@@ -26,9 +26,9 @@ from engine import HandScore, Standings
 
 from ..db import writing
 from .checkpoints import checkpoint_before, game_start, hands_from
+from .decoding import snapshot
 from .loading import all_hands, load_game
 from .records import GameRecord, Hand
-from .decoding import snapshot
 
 T = TypeVar("T")
 

@@ -350,7 +350,7 @@ class Phone:
     def join(self, other: Phone, game_id: int, role: str = "keeper") -> None:
         """Open the link ``other`` shares for ``game_id``: this phone then has that role."""
         opened = self.get(other.share_links(game_id)[role])
-        assert opened.status == 303, (opened.status, opened.words())
+        assert opened.status == 200, (opened.status, opened.words())
 
     def picker(self, game_id: int, out: int, hand_id: int | None = None) -> Reply:
         """The card picker for a new hand (or an edit of ``hand_id``), ``out`` having gone out."""
