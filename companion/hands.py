@@ -7,7 +7,16 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -259,7 +268,8 @@ def new_hand(game_id: int) -> tuple[str, int]:
         data = {**draft, **data}
         restored = True
     fresh = _fresh_entry(game, data)
-    if "out" in request.args:  # who went out is chosen: other phones are told (below)
+    if "out" in request.args and not current_app.config["DATABASE_READONLY"]:
+        # Who went out is chosen: kept, so that the other phones are told.
         store.save_draft(get_db(), game.id, NEW, _phone(), fresh)
     return _picker(game, fresh, restored=restored)
 

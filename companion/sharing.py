@@ -259,6 +259,8 @@ def confirm_free_seat(game_id: int, seat: int) -> str:
 def free_seat(game_id: int, seat: int) -> Response:
     """The scorekeeper frees a seat: no phone is that player's own until one claims it.
     The cards written on that phone stay hidden (and counted) until torn up."""
+    if not 0 <= seat < len(get_game_or_404(game_id).players):
+        abort(404, description="There is no such seat in this game.")
     db = get_db()
     with writing(db):
         access.free_seat(db, game_id, seat)

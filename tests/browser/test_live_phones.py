@@ -101,6 +101,7 @@ def test_a_failing_poll_says_so_once_and_a_renewed_link_stops_the_polling(
     expect(trouble).to_be_hidden(timeout=POLL_SEEN)  # the next poll that works
     # The scorekeeper renews the viewer's link: this phone may no longer open the game.
     page.goto(f"{game}/share")
+    page.locator("#share-viewer").get_by_role("link", name="Lock this link out…").tap()
     page.locator("form:has(input[name=role][value=viewer]) button").tap()
     wait_for_page(page, page.locator("#renewed"))
     expect(trouble).to_contain_text("can no longer be opened on this phone",
