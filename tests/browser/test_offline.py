@@ -111,11 +111,14 @@ def record_offline(phone: Page, check: bool = False) -> None:
 
 
 def test_a_hand_recorded_offline_is_sent_once_when_the_network_is_back(
-        phone: Page, second_phone: Page) -> None:
+        phone: Page, second_phone: Page, server: Server) -> None:
     game = a_game_kept_on(phone)
     second_phone.goto(share_link(phone, game))
     phone.goto(game)
     wait_for_htmx(phone)
+    # No network, and the app out of reach too (the browser's offline mode may let a
+    # request from a page its service worker served through): nothing leaves the phone.
+    server.stop()
     phone.context.set_offline(True)
     record_offline(phone, check=True)
     expect(phone.locator("#waiting")).to_contain_text("Hand 1 (Ann went out)")
@@ -135,6 +138,7 @@ def test_a_hand_recorded_offline_is_sent_once_when_the_network_is_back(
         ...JSON.parse(localStorage.getItem('uno-queue'))]))""")
     posted: list[str] = []
     phone.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    server.start()
     phone.context.set_offline(False)
     expect(phone.locator("#waiting")).to_have_count(0)
     expect(phone.locator("#copy")).to_have_count(0)
@@ -172,14 +176,18 @@ def test_a_hand_sent_again_is_recorded_once(
 
 
 def test_a_hand_kept_offline_that_clashes_ends_on_the_clash_page(
-        phone: Page, second_phone: Page) -> None:
+        phone: Page, second_phone: Page, server: Server) -> None:
     game = a_game_kept_on(phone)
     second_phone.goto(share_link(phone, game, "keeper"))
     phone.goto(game)
     wait_for_htmx(phone)
+    # Another phone saves hand 1; then this one, its copies made before, records its own
+    # hand 1 with no network (and the app out of reach).
+    record_hand(second_phone, "Bob", {0: {"red-1": 1}, 2: {"red-2": 1}}, {0: "1", 2: "2"})
+    server.stop()
     phone.context.set_offline(True)
     record_offline(phone)
-    record_hand(second_phone, "Bob", {0: {"red-1": 1}, 2: {"red-2": 1}}, {0: "1", 2: "2"})
+    server.start()
     phone.context.set_offline(False)
     expect(phone.get_by_role("heading", name="Another phone saved hand 1 first")).to_be_visible()
     assert phone.evaluate("localStorage.getItem('uno-queue')") == "[]"
@@ -197,26 +205,33 @@ def keeps_pages(phone: Page) -> None:
     raise AssertionError(f"the phone kept {phone.evaluate(KEPT)} pages, not {KEPT_PAGES}")
 
 
-def test_a_phone_that_lost_its_role_stops_sending(phone: Page, second_phone: Page) -> None:
+def test_a_phone_that_lost_its_role_stops_sending(
+        phone: Page, second_phone: Page, server: Server) -> None:
     start_game(phone, "classic", ["Ann", "Bob", "Cy"])
     game = urlparse(phone.url).path
     second_phone.goto(share_link(phone, game, "keeper"))
     keeps_pages(second_phone)
-    second_phone.context.set_offline(True)
-    record_offline(second_phone)
-    # Meanwhile the scorekeeper renews the scorekeeper's link: the second phone loses it.
+    # The scorekeeper renews the scorekeeper's link: the second phone loses it, unaware.
     phone.locator("#share-keeper").get_by_role(
         "button", name="New link: the old one stops working").tap()
     expect(phone.locator("#renewed")).to_be_visible()
+    # Then it records a hand with no network (the app out of reach, too: nothing can leave
+    # the phone until it is back).
+    server.stop()
+    second_phone.context.set_offline(True)
+    record_offline(second_phone)
+    server.start()
     second_phone.context.set_offline(False)
     expect(second_phone.locator("#not-sent")).to_contain_text(
         "Hand 1 (Ann went out), saved on this phone offline, was not sent")
     assert second_phone.evaluate("localStorage.getItem('uno-queue')") == "[]"
-    # The game refused, its copies go: offline, the phone no longer shows it.
+    # The game refused, its copies go: with the app out of reach, the phone no longer
+    # shows it.
     assert second_phone.goto(game).status == 404
-    second_phone.context.set_offline(True)
+    server.stop()
     second_phone.goto(game)
     expect(second_phone.get_by_role("heading", name="No network")).to_be_visible()
+    server.start()
     phone.goto(game)
     expect(phone.locator(".meta")).to_contain_text("0 hands played")
 
