@@ -4,7 +4,7 @@ nobody may challenge); and the cases an answer folds."""
 
 from __future__ import annotations
 
-from referee_steps import JSON, ask
+from referee_steps import JSON, ask, refusal
 
 S3 = "Ann, Bea, Cy"
 
@@ -66,3 +66,23 @@ def test_steps_with_no_name_start_as_sentences(table):
     steps = [table.text(li) for li in table.page(page).select("#answer ol.steps li")]
     assert steps[0] == "The player plays Wild Draw 4"
     assert all(s[:1].isupper() for s in steps), steps
+
+
+def test_a_question_no_case_can_follow_is_refused_saying_what_to_tell(table):
+    # Item 9: every set of cards Ann may discard from this hand (four kinds in each color)
+    # is past the budget, so no case at all is followed: refused, as api.md says.
+    hand = " ".join(f"{c}-{k}" for c in ("red", "blue", "green", "yellow")
+                    for k in ("skip", "reverse", "draw2", "3"))
+    data = {"variant": "wild-jackpot", "seats": S3, "turn": "Ann", "card": "wild-jackpot",
+            "color": "red", "lever": "discard", "counts-0": hand}
+    answer = ask(table, "next", data, JSON)
+    assert answer.status_code == 400
+    body = answer.get_json()
+    assert body["too_open"] == "which cards Ann discards"
+    assert body["error"] == ("This question is too open to settle: "
+                             "tell the referee which cards Ann discards.")
+    assert body["fields"] == {}
+    page = ask(table, "next", data)
+    assert page.status_code == 400
+    assert refusal(table, page).endswith(body["error"])
+    assert table.page(page).select_one("#outcome") is None  # no answer shown with it
