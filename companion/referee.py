@@ -29,7 +29,7 @@ from flask import (
 
 import engine
 from engine import LeverOutcome
-from engine.referee import Position, RefereeError, Replay, Verdict
+from engine.referee import Position, RefereeError, Replay, TooOpenError, Verdict
 
 from . import htmx, live, store
 from .csrf import token as csrf_token
@@ -172,12 +172,14 @@ def check(slug: str) -> Any:
         return _check_page(chosen, table, request.args)
     errors: dict[str, str] = {}
     verdict: Verdict | None = None
+    too_open: str | None = None  # refused as too open: what to tell the referee (api.md)
     try:
         verdict = ask(chosen, table, values)
     except FormErrors as exc:
         errors = exc.errors
     except RefereeError as exc:
         errors = {"": _sentence(str(exc))}
+        too_open = exc.narrow if isinstance(exc, TooOpenError) else None
     # Only a POST keeps a ruling: a link followed never changes a game.
     saving = posted and bool(values.get("save")) and verdict is not None and table.game is not None
     if saving:
@@ -185,7 +187,7 @@ def check(slug: str) -> Any:
         require_change(table.game.id)  # a viewer may ask the referee, not keep its rulings
     if wants_json():
         if verdict is None:
-            return _json_refusal(errors, 400)
+            return _json_refusal(errors, 400, too_open=too_open)
         if saving:
             assert table.game is not None
             try:
@@ -227,11 +229,15 @@ def ask_url(check: Check, question: list[tuple[str, str]]) -> str:
             + urlencode([*question, ("ask", "1")]) + "#answer")
 
 
-def _json_refusal(errors: Mapping[str, str], status: int) -> Any:
+def _json_refusal(errors: Mapping[str, str], status: int, *, too_open: str | None = None) -> Any:
     """A refusal as JSON: every message in ``error``; in ``fields``, those about a field,
-    by the field's name (``{}`` when none is)."""
-    return jsonify({"error": " ".join(errors.values()),
-                    "fields": {k: v for k, v in errors.items() if k}}), status
+    by the field's name (``{}`` when none is); a question too open to settle adds
+    ``too_open``, what to tell the referee (as an answer's ``too_open``)."""
+    body = {"error": " ".join(errors.values()),
+            "fields": {k: v for k, v in errors.items() if k}}
+    if too_open is not None:
+        body["too_open"] = too_open
+    return jsonify(body), status
 
 
 def _check_page(check: Check, table: TableForm, values: Mapping[str, Any], *,

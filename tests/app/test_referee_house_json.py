@@ -4,7 +4,7 @@ nobody may challenge); and the cases an answer folds."""
 
 from __future__ import annotations
 
-from referee_steps import JSON, ask
+from referee_steps import JSON, ask, refusal
 
 S3 = "Ann, Bea, Cy"
 
@@ -66,3 +66,53 @@ def test_steps_with_no_name_start_as_sentences(table):
     steps = [table.text(li) for li in table.page(page).select("#answer ol.steps li")]
     assert steps[0] == "The player plays Wild Draw 4"
     assert all(s[:1].isupper() for s in steps), steps
+
+
+def test_a_question_no_case_can_follow_is_refused_saying_what_to_tell(table):
+    # Item 9: every set of cards Ann may discard from this hand (four kinds in each color)
+    # is past the budget, so no case at all is followed: refused, as api.md says.
+    hand = " ".join(f"{c}-{k}" for c in ("red", "blue", "green", "yellow")
+                    for k in ("skip", "reverse", "draw2", "3"))
+    data = {"variant": "wild-jackpot", "seats": S3, "turn": "Ann", "card": "wild-jackpot",
+            "color": "red", "lever": "discard", "counts-0": hand}
+    answer = ask(table, "next", data, JSON)
+    assert answer.status_code == 400
+    body = answer.get_json()
+    assert body["too_open"] == "which cards Ann discards"
+    assert body["error"] == ("This question is too open to settle: "
+                             "tell the referee which cards Ann discards.")
+    assert body["fields"] == {}
+    page = ask(table, "next", data)
+    assert page.status_code == 400
+    assert refusal(table, page).endswith(body["error"])
+    assert table.page(page).select_one("#outcome") is None  # no answer shown with it
+
+
+def test_what_every_case_agrees_on_leads_the_json_and_the_page(table):
+    # Ana plays a Skip from two cards: whoever catches her, Ben misses a turn and Cleo plays.
+    data = {"variant": "classic", "seats": "Ana, Ben, Cleo", "turn": "Ana",
+            "card": "red-skip", "counts-0_count": "2"}
+    said = ("Ben misses a turn, then Cleo plays. (If Ana did not call UNO, whoever catches "
+            "them first makes them draw 4.)")
+    v = ask(table, "next", data, JSON).get_json()
+    assert v["outcome"] == said
+    assert v["depends_on"] == "whether someone catches Ana not calling UNO"
+    top = {k: v[k] for k in ("next_player", "skipped", "draws", "color", "direction")}
+    assert top == {"next_player": "Cleo", "skipped": ["Ben"], "draws": {}, "color": "red",
+                   "direction": "clockwise"}
+    assert [c["choice"] for c in v["cases"]] == [
+        {"kind": "catch", "seat": None, "target": "Ana", "yes": False},
+        {"kind": "catch", "seat": None, "target": "Ana", "yes": True, "seats": ["Ben", "Cleo"]}]
+    # A Draw Two: Ben's 2 cards are drawn in every case (Ana's 4 only when caught).
+    two = ask(table, "next", {**data, "card": "red-draw2"}, JSON).get_json()
+    assert two["draws"] == {"Ben": 2} and two["next_player"] == "Cleo"
+    # The page: the answer first, then the two cases.
+    page = table.page(ask(table, "next", data))
+    answer = page.select_one("#answer")
+    assert answer is not None
+    assert table.text(answer.select_one("#outcome")) == said
+    cases = answer.select("ul.cases > li.case")
+    assert len(cases) == 2
+    assert table.text(cases[1]).startswith("If anyone catches Ana:")
+    shown = table.text(answer)
+    assert shown.index("Cleo plays") < shown.index("If anyone catches Ana")

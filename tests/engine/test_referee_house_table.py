@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine import TableOptions, find_variant
+from engine import Color, TableOptions, find_variant
 from engine.referee import Case, Scene, Verdict, end_of_hand, whos_next
 
 S3 = ["Ann", "Bea", "Cy"]
@@ -234,3 +234,34 @@ def test_a_discard_from_an_unknown_hand_is_answered_by_the_kinds_of_cards():
     assert by_when[two].draws == {"Bea": 4}
     # The colors thrown only decide the color left in play: no case claims one.
     assert all(c.verdict.color is None for c in v.cases if c.when != "Ann discards nothing")
+
+
+# -- hedging: what every case agrees on leads the answer, at most two catch cases -------------
+
+ANA = ["Ana", "Ben", "Cleo"]
+
+
+@pytest.mark.parametrize("card, draws", [("red-skip", {}), ("red-draw2", {"Ben": 2})])
+def test_an_answer_that_hangs_only_on_a_catch_says_the_answer_first(card, draws):
+    v = whos_next(Scene("classic", ANA, top="red-5", hands={"Ana": 2}), "Ana", card)
+    # Cleo is named before any case is: the answer first, the catch in brackets after it.
+    said = "Ben draws 2 and misses a turn" if draws else "Ben misses a turn"
+    assert v.outcome == (f"{said}, then Cleo plays. (If Ana did not call UNO, whoever "
+                         "catches them first makes them draw 4.)")
+    # The facts every case agrees on are the answer's own; Ana's 4 (caught only) is not.
+    assert (v.next_player, v.skipped, v.draws) == ("Cleo", ("Ben",), draws)
+    assert (v.color, v.direction) == (Color.RED, "clockwise")
+    # Two cases: caught or not, whoever catches.
+    assert [(c.choice["kind"], c.choice["yes"], c.choice["seat"]) for c in v.cases] == [
+        ("catch", False, None), ("catch", True, None)]
+    assert v.cases[1].choice["seats"] == ["Ben", "Cleo"]
+
+
+def test_where_more_than_a_catch_differs_the_next_player_still_leads():
+    scene = Scene("classic", ["Ana", "Ben", "Cleo", "Dee"], top="red-5", hands={"Ana": 2},
+                  options=TableOptions(seven_o=True))
+    v = whos_next(scene, "Ana", "red-7")
+    assert v.outcome.startswith("Ben plays next in every case; what else happens depends on "
+                                "whom Ana swaps hands with")
+    assert (v.next_player, v.color, v.direction) == ("Ben", Color.RED, "clockwise")
+    assert len(v.cases) == 3 and all(c.verdict.next_player == "Ben" for c in v.cases)
