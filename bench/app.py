@@ -290,7 +290,7 @@ def build_jackpot(path: str, pulls: int, seed: int) -> tuple[int, int]:
     with store.changing(db, game_id) as game:
         for seat in range(4):
             store.write_rule_cards(db, game, seat, [f"Rule {seat}.{k}" for k in range(2)], rng,
-                                   device=DEVICE, keeper=True)
+                                   device=DEVICE, passed_round=True)
         for k in range(pulls):
             call = engine.LeverCall(spin(rng), k % 4, 4, 1)
             last = store.pull_lever(db, game, call, rng, None)

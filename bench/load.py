@@ -199,7 +199,8 @@ class Table:
         links = dict(re.findall(r'id="link-(\w+)"[^>]*>([^<]+)</textarea>', share[2]))
         viewer_link = urllib.parse.urlsplit(html.unescape(links["viewer"])).path
         for viewer in self.viewers:
-            await viewer.request("setup", "GET", viewer_link, expect=(303,))
+            # A share link answers with the game's page itself (no redirect).
+            await viewer.request("setup", "GET", viewer_link, expect=(200,))
             page = await viewer.request("setup", "GET", f"/games/{self.game}")
             self.etags.append(page[1]["etag"])
 

@@ -18,6 +18,7 @@ it is installed).
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -44,7 +45,10 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stab
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="phones, the best kept")
+    # UNO_BENCH_SMOKE=1 (tests/test_bench.py): one phone instead of three.
+    smoke = os.environ.get("UNO_BENCH_SMOKE") == "1"
+    parser.add_argument("--repeat", type=int, default=1 if smoke else 3,
+                        help="phones, the best kept")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3"), "SECRET_KEY": "bench"})

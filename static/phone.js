@@ -311,6 +311,16 @@
   }
   function setUpAwake() {
     if (!document.body.hasAttribute("data-wake-lock") || !("wakeLock" in navigator)) return;
+    // The control is shown on the scoreboard (data-wake-lock="control"); the game's other
+    // pages keep the screen on as this phone chose there, without taking room from a form.
+    if (document.body.dataset.wakeLock === "control") addControl();
+    showAwake();
+    keepAwake();
+    document.addEventListener("visibilitychange", keepAwake);
+    window.addEventListener("pagehide", letSleep);
+    window.addEventListener("pageshow", (event) => { if (event.persisted) keepAwake(); });
+  }
+  function addControl() {
     const main = document.querySelector("main");
     control = document.createElement("p");
     control.id = "awake";
@@ -326,11 +336,6 @@
     });
     control.append(words, " ", button);
     main.appendChild(control);
-    showAwake();
-    keepAwake();
-    document.addEventListener("visibilitychange", keepAwake);
-    window.addEventListener("pagehide", letSleep);
-    window.addEventListener("pageshow", (event) => { if (event.persisted) keepAwake(); });
   }
 
   settleAddress();

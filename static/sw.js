@@ -9,7 +9,7 @@
 // - Static files: a content-hashed name never changes, so its copy is used first; a plain
 //   name goes to the network first.
 // - Anything else (htmx's requests, polls, the POSTs) goes to the network untouched; a
-//   form sent without the network gets a page saying that nothing was sent.
+//   form sent while the phone is offline gets a page saying that nothing was sent.
 "use strict";
 
 const PAGES = "pages-1";
@@ -156,7 +156,9 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(file(request, url));
   } else if (request.method === "GET" && request.mode === "navigate") {
     event.respondWith(page(event, url));
-  } else if (request.method === "POST" && request.mode === "navigate") {
+  } else if (request.method === "POST" && request.mode === "navigate" && !self.navigator.onLine) {
+    // Only offline: online, the browser keeps its own ways with a form's answer (Back to it
+    // asks before sending it again, rather than a page saying nothing reached the app).
     event.respondWith(fetch(request).catch(() => offlinePage(url, true)));
   }
 });

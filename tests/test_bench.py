@@ -27,7 +27,7 @@ BENCHES = sorted(p.name for p in (ROOT / "bench").glob("*.py"))
 
 
 def test_every_bench_script_is_here():
-    assert BENCHES == ["app.py", "bounds.py", "engine.py", "first_load.py", "load.py", "write.py"]
+    assert BENCHES == ["app.py", "bounds.py", "engine.py", "first_load.py", "load.py", "slow3g.py", "write.py"]
 
 
 @pytest.mark.parametrize("script", BENCHES)

@@ -13,6 +13,7 @@ from companion import store
 from companion.db import open_db
 from companion.schema import migrations
 from engine import ScoringMode
+from engine.jackpot import OPENING_RANKS
 
 PHONE = "phone-a"
 
@@ -305,13 +306,13 @@ def test_the_jackpots_outcomes_per_player_over_the_phones_games(db):
             options=kind.default_options(), players=("Ann", "Bob", "Cy"), dealer=0),
             keeper=phone)
         with store.changing(db, game_id) as game:
-            store.write_rule_cards(db, game, 0, ["Sing", "Clap"], rng, device=phone, keeper=True)
+            store.write_rule_cards(db, game, 0, ["Sing", "Clap"], rng, device=phone, passed_round=True)
             for puller, outcome in pulls:
                 store.pull_lever(db, game, engine.LeverCall(engine.LeverOutcome(outcome),
                                                             puller, 3, 1), rng, None)
             # A first card's call is not a pull of the lever: not counted.
-            store.pull_lever(db, game, engine.LeverCall.first_card(wild=True, dealer=0,
-                                                                   players=3), rng, None)
+            store.pull_lever(db, game, engine.LeverCall.first_card(
+                OPENING_RANKS[-1], dealer=0, players=3), rng, None)
     found = store.stats.jackpot_outcomes(db, PHONE)
     assert {name: {o.value: n for o, n in counts.items() if n}
             for name, counts in found.items()} == {"Ann": {"left": 2, "everyone": 1},

@@ -177,6 +177,9 @@ def test_the_share_page_tells_its_links_apart_and_asks_before_locking_one_out(
     other_phone.get_by_role("button", name="Cleo", exact=True).tap()
     wait_for_page(other_phone, other_phone.locator("#standings"))
     page.goto(f"{game}/share")
+    # The phone passed round says yes to Cleo's phone, in place.
+    page.get_by_role("button", name="Yes, Cleo's").tap()
+    expect(page.locator("#seat-ask-2")).to_have_count(0)
     # Each link shows whole, so the two read differently on the screen.
     shown = {}
     for role in ("viewer", "keeper"):

@@ -212,8 +212,8 @@ def test_a_phone_that_lost_its_role_stops_sending(
     second_phone.goto(share_link(phone, game, "keeper"))
     keeps_pages(second_phone)
     # The scorekeeper renews the scorekeeper's link: the second phone loses it, unaware.
-    phone.locator("#share-keeper").get_by_role(
-        "button", name="New link: the old one stops working").tap()
+    phone.locator("#share-keeper").get_by_role("link", name="Lock this link out…").tap()
+    phone.locator("form:has(input[name=role][value=keeper]) button").tap()
     expect(phone.locator("#renewed")).to_be_visible()
     # Then it records a hand with no network (the app out of reach, too: nothing can leave
     # the phone until it is back).
