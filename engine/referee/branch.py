@@ -197,15 +197,21 @@ class Branch:
         # Hands with strict limits are filled first, so they find the cards they need.
         for seat in sorted(range(t.n), key=lambda s: self.hands[s].only is None):
             h = self.hands[seat]
-            if h.unknown < 0:
+            unknown = h.unknown
+            if unknown < 0:
                 raise BadCountError(f"{t.name(seat)} holds more cards than counted")
-            taken: list[int] = []
-            for i, c in enumerate(pool):
-                if len(taken) == h.unknown:
-                    break
-                if (h.only is None or c in h.only) and c not in h.deny:
-                    taken.append(i)
-            if len(taken) < h.unknown:
+            if h.only is None and not h.deny:
+                # No limits: the first cards of the pool (most hands; every position a
+                # question sets up fills them), taken as the loop below takes them.
+                taken = list(range(min(unknown, len(pool))))
+            else:
+                taken = []
+                for i, c in enumerate(pool):
+                    if len(taken) == unknown:
+                        break
+                    if (h.only is None or c in h.only) and c not in h.deny:
+                        taken.append(i)
+            if len(taken) < unknown:
                 raise BadCountError(
                     f"the {t.variant.name} deck has too few cards left for "
                     f"{t.name(seat)}'s {h.size} cards")

@@ -674,9 +674,11 @@ class BluffTest:
 
 
 def _bluff_test(branch: Branch, accused: int,
-                universe: Sequence[Card] | None = None) -> BluffTest:
+                universe: Sequence[Card] | None = None, on: Card | None = None) -> BluffTest:
     """The challenge test, for the draw wild the accused plays first in ``branch``.
-    ``universe``: each card the deck still holds there, where the caller has them.
+    ``universe``: each card the deck still holds there, where the caller has them;
+    ``on``: the card the wild went on, where it is not the branch's (each card that may
+    have been under it is tested without a branch for each).
 
     It is the engine's own, the variant's ``bluff_card`` hook (what ``bluffed`` asks of each
     card held when the wild is played), asked of the hand after the play, the color in
@@ -700,7 +702,7 @@ def _bluff_test(branch: Branch, accused: int,
         top = under
         color = under.color if under.color is not None else placed[-2].color
     else:
-        top = branch.discard[-1]
+        top = on if on is not None else branch.discard[-1]
         color = branch.color if branch.color is not None else top.color  # as from_position has it
     bluff_card = rule_hooks(branch.table).bluff_card
     known_guilty = any(bluff_card(c, color, top) for c in rest)
@@ -756,12 +758,12 @@ def challenge_tops(branch: Branch, accused: int, tops: Sequence[Card], wild: Car
     free = replace(branch, discard=()).remaining()
     cards = _universe(free, t)
     for top in tops:
-        s = replace(branch, discard=(top,))
         # The cards left with ``top`` on the pile: ``top`` itself only if it has a copy left.
-        test = _bluff_test(s, accused, [c for c in cards if c is not top or free[c] > 1])
+        test = _bluff_test(branch, accused, [c for c in cards if c is not top or free[c] > 1],
+                           on=top)
         if test not in tested:
-            v = _challenge_under(s, accused, wild, since=since, sizes=sizes,
-                                 played=played if top is tops[0] else None)
+            v = _challenge_under(replace(branch, discard=(top,)), accused, wild, since=since,
+                                 sizes=sizes, played=played if top is tops[0] else None)
             tested[test] = v, case_key(v)
         v, key = tested[test]
         found.setdefault(key, v)

@@ -17,7 +17,7 @@ from dataclasses import replace
 import pytest
 
 import engine
-from engine import Action, ActionKind, Event, Game
+from engine import Action, ActionKind, Card, Event, Game
 from engine.referee import Position, Replay, branch, resolve
 from engine.referee.branch import Branch, Budget, neutral_order
 from engine.referee.keywords import can_play, challenge, whos_next
@@ -45,8 +45,12 @@ def run(scene: Branch) -> tuple[Game, list[Event]]:
     return replace(scene, budget=Budget()).run()
 
 
-def played_out(scene: Branch, accused: int, universe: object = None) -> BluffTest:
-    """The challenge test worked out the long way: a game played out for each card."""
+def played_out(scene: Branch, accused: int, universe: object = None,
+               on: Card | None = None) -> BluffTest:
+    """The challenge test worked out the long way: a game played out for each card
+    (``on``: the card under the wild, set up in the scene)."""
+    if on is not None:
+        scene = replace(scene, discard=(on,))
     challenged = replace(scene, prelude=(scene.prelude[0], CHALLENGE))
     game, _ = run(replace(scene, prelude=scene.prelude[:1]))
     if not game.is_legal(CHALLENGE):  # One (R31): nothing to test
@@ -95,9 +99,10 @@ def test_the_long_way_is_the_one_the_referee_takes():
     # The comparison above means something only if the referee asks the test it replaces.
     calls = []
 
-    def spy(scene: Branch, accused: int, universe: object = None) -> BluffTest:
-        calls.append(scene.discard[-1])
-        return played_out(scene, accused)
+    def spy(scene: Branch, accused: int, universe: object = None,
+            on: Card | None = None) -> BluffTest:
+        calls.append(on if on is not None else scene.discard[-1])
+        return played_out(scene, accused, on=on)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(resolve, "_bluff_test", spy)
