@@ -323,7 +323,7 @@ class Game:
         self._color: Color | None = None
         self._direction = 1
         self._to_act: int | None = None
-        self._phase = _P_TURN
+        self._phase = Phase.TURN
         self._winner: int | None = None
         self._uno_owed: list[int] = []
         self._set_phases(Drawn(), Pending(), [phase_type(n) for phase_type in self.special_phases])
@@ -367,8 +367,8 @@ class Game:
         self._drawn = drawn
         self._pending = pending
         self._specials = {p: special for special in specials for p in special.phases}
-        rules: dict[Phase, PhaseRules[Game]] = {_P_TURN: _TURN, _P_DRAWN: drawn,
-                                                _P_PENDING: pending}
+        rules: dict[Phase, PhaseRules[Game]] = {Phase.TURN: _TURN, Phase.DRAWN: drawn,
+                                                Phase.PENDING: pending}
         rules.update(self._specials)
         self._rules = rules
         self._special_on_play = {e: special for special in specials
@@ -396,7 +396,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True once the hand has ended (after any final draw, R5)."""
-        return self._phase is _P_OVER
+        return self._phase is Phase.OVER
 
     @property
     def winner(self) -> int | None:
@@ -442,12 +442,12 @@ class Game:
     @property
     def drawn_card(self) -> Card | None:
         """The card just drawn, while its player decides whether to play it (R12)."""
-        return self._drawn.card if self._phase is _P_DRAWN else None
+        return self._drawn.card if self._phase is Phase.DRAWN else None
 
     @property
     def pending_draw(self) -> int:
         """Cards ``to_act`` must draw unless they challenge or stack."""
-        return self._pending.amount if self._phase is _P_PENDING else 0
+        return self._pending.amount if self._phase is Phase.PENDING else 0
 
     @property
     def uno_owed(self) -> tuple[int, ...]:
@@ -491,9 +491,8 @@ class Game:
               target: int | None = None, note: str = "") -> None:
         """Record what happened, citing this variant's source for ``topic``."""
         rule, source = self._cite[topic]
-        # tuple.__new__ skips the NamedTuple's Python-level __new__: events are made often.
-        self._events.append(_make_event(Event, (kind, seat, rule, source, self.players, amount,
-                                                cards, color, target, note)))
+        self._events.append(Event(kind, seat, rule, source, self.players, amount,
+                                  cards, color, target, note))
 
     def next_seat(self, seat: int, skip: int = 0) -> int:
         """The seat after ``seat`` in the direction of play, skipping ``skip`` seats."""
@@ -502,7 +501,7 @@ class Game:
     def give_turn(self, seat: int) -> None:
         """``seat`` now plays or draws."""
         self._to_act = seat
-        self._phase = _P_TURN
+        self._phase = Phase.TURN
 
     def owe_uno(self, seat: int) -> None:
         """``seat`` is down to one card and owes the call."""
@@ -527,7 +526,7 @@ class Game:
         del discard[:-1]
         shuffle(rest, self._rng)
         self._draw.extend(rest)
-        self.event(_V_RESHUFFLE, None, "reshuffle")
+        self.event(EventKind.RESHUFFLE, None, "reshuffle")
         return True
 
     def draw_cards(self, seat: int, k: int, topic: str, note: str = "") -> list[Card]:
@@ -538,9 +537,9 @@ class Game:
             if c is None:
                 break
             got.append(c)
-        self.event(_V_DRAW, seat, topic, len(got), tuple(got), note=note)
+        self.event(EventKind.DRAW, seat, topic, len(got), tuple(got), note=note)
         if len(got) < k:
-            self.event(_V_SHORT, seat, "reshuffle", len(got))  # R2
+            self.event(EventKind.SHORT, seat, "reshuffle", len(got))  # R2
         return got
 
     def go_out(self, seat: int) -> None:
@@ -550,7 +549,7 @@ class Game:
 
     def end_hand(self) -> None:
         """The hand is over."""
-        self._phase = _P_OVER
+        self._phase = Phase.OVER
         self._to_act = None
         self._pending.clear()
         self._drawn.card = None
@@ -923,14 +922,14 @@ class Game:
         n, dealer = self._n, self.dealer
         left = (dealer + 1) % n
         effect = EFFECT_OF[first]
-        if effect is _E_SKIP:
-            self.event(_V_LOSE_TURN, left, "first-skip")
+        if effect is Effect.SKIP:
+            self.event(EventKind.LOSE_TURN, left, "first-skip")
             self._start((left + 1) % n)
-        elif effect is _E_DRAW:
+        elif effect is Effect.DRAW:
             self.draw_cards(left, DRAW_OF[first], "first-draw")
-            self.event(_V_LOSE_TURN, left, "first-draw")
+            self.event(EventKind.LOSE_TURN, left, "first-draw")
             self._start((left + 1) % n)
-        elif effect is _E_REVERSE:
+        elif effect is Effect.REVERSE:
             self._direction = -1
             self._start((dealer - 1) % n if self.first_reverse_right_of_dealer else dealer,
                         "first-reverse")
@@ -948,7 +947,7 @@ class Game:
         return c in RETURNED_FIRST
 
     def _start(self, seat: int, topic: str = "first") -> None:
-        self.event(_V_START, seat, topic, note=DIRECTION_WORDS[self._direction])
+        self.event(EventKind.START, seat, topic, note=DIRECTION_WORDS[self._direction])
         self.give_turn(seat)
 
     # -- saving and replaying ------------------------------------------------------------------
@@ -1087,7 +1086,7 @@ class Game:
         if self._penalty and len(self._hands[seat]) == 2 and rules.plays:
             # R6: the play that leaves one card may call UNO with it (no swap: a swap moves
             # hands, so that call is made on its own afterwards).
-            out.extend([c for c in map(CALLING_PLAYS.get, map(id, out)) if c is not None])
+            out.extend([c for c in map(CALLING_PLAYS.get, out) if c is not None])
         if self._uno_owed:
             self._add_calls(out)
         self._legal = tuple(out)
@@ -1105,7 +1104,7 @@ class Game:
     def _add_plays(self, seat: int, c: Card, out: list[Action],
                    kind: ActionKind = ActionKind.PLAY, actor: int | None = None) -> None:
         targeted = self._needs_target(seat, c)
-        if kind is _K_PLAY and not targeted:
+        if kind is ActionKind.PLAY and not targeted:
             out.extend(COLOR_PLAYS[c] if c.color is None else (PLAIN_PLAYS[c],))
             return
         key = (kind, c, seat, self._n if targeted else 0, actor)
@@ -1156,7 +1155,7 @@ class Game:
 
     def _check_calling_play(self, a: Action) -> IllegalActionError | None:
         # ``play CARD uno``: the call made as the next-to-last card goes down (R6).
-        if a.kind is not _K_PLAY:
+        if a.kind is not ActionKind.PLAY:
             return BadChoiceError(f"'{a.kind.value}' cannot call UNO: only a play can")
         seat = self._to_act
         assert seat is not None
@@ -1173,7 +1172,7 @@ class Game:
 
     def _check_action(self, a: Action) -> IllegalActionError | None:
         phase = self._phase
-        if phase is _P_OVER:  # no phase's object: nothing may be done
+        if phase is Phase.OVER:  # no phase's object: nothing may be done
             return GameOverError("the hand is over")
         kind = a.kind
         carried = _FIELDS_OF[kind]
@@ -1295,10 +1294,10 @@ class Game:
             self._rules[phase].apply(self, phase, a)
         else:  # out of turn, naming its actor: an UNO call, a catch, a jump-in
             kind = a.kind
-            if kind is _K_UNO:
+            if kind is ActionKind.UNO:
                 self._uno_owed.remove(actor)
-                self.event(_V_UNO, actor, "uno")
-            elif kind is _K_CATCH:
+                self.event(EventKind.UNO, actor, "uno")
+            elif kind is ActionKind.CATCH:
                 assert a.target is not None
                 self._uno_owed.remove(a.target)
                 self.event(EventKind.CATCH, actor, "uno", target=a.target)
@@ -1324,8 +1323,8 @@ class Game:
         self._discard.append(c)
         self._color = c.color if c.color is not None else color
         rule, source = self._play_cite
-        self._events.append(_make_event(Event, (_V_PLAY, seat, rule, source, self.players, 0,
-                                                (c,), color, None, "")))
+        self._events.append(Event(EventKind.PLAY, seat, rule, source, self.players, 0,
+                                  (c,), color, None, ""))
         if len(hand) < 2:
             if not hand:
                 self._go_out(seat, c)
@@ -1333,42 +1332,42 @@ class Game:
             if calls:  # R6: called as the card went down, so nobody can catch it
                 if seat in self._uno_owed:
                     self._uno_owed.remove(seat)
-                self.event(_V_UNO, seat, "uno")
+                self.event(EventKind.UNO, seat, "uno")
             else:
                 self.owe_uno(seat)
         effect = EFFECT_OF[c]
-        if effect is _E_NUMBER:
+        if effect is Effect.NUMBER:
             self._to_act = (seat + self._direction) % self._n
-            self._phase = _P_TURN
-        elif effect is _E_DRAW:
+            self._phase = Phase.TURN
+        elif effect is Effect.DRAW:
             self._draw_card_played(seat, c, guilty)
-        elif effect is _E_SKIP:
-            self.event(_V_LOSE_TURN, self.next_seat(seat), "skip")
+        elif effect is Effect.SKIP:
+            self.event(EventKind.LOSE_TURN, self.next_seat(seat), "skip")
             self.give_turn(self.next_seat(seat, 1))
             if self._n == 2:
-                self.event(_V_AGAIN, seat, "two")
-        elif effect is _E_REVERSE:
+                self.event(EventKind.AGAIN, seat, "two")
+        elif effect is Effect.REVERSE:
             self._direction = -self._direction
-            self.event(_V_REVERSE, seat, "reverse", note=DIRECTION_WORDS[self._direction])
+            self.event(EventKind.REVERSE, seat, "reverse", note=DIRECTION_WORDS[self._direction])
             if self._reverse_skips:  # R13
-                self.event(_V_AGAIN, seat, "two")
+                self.event(EventKind.AGAIN, seat, "two")
                 self.give_turn(seat)
             else:
                 self.give_turn(self.next_seat(seat))
-        elif effect is _E_WILD:
+        elif effect is Effect.WILD:
             self.give_turn(self.next_seat(seat))
-        elif effect is _E_SEVEN and self._seven_o:
+        elif effect is Effect.SEVEN and self._seven_o:
             assert target is not None
             self.swap_hands(seat, target, "seven-o")
             self.give_turn(self.next_seat(seat))
-        elif effect is _E_ZERO and self._seven_o:
+        elif effect is Effect.ZERO and self._seven_o:
             self._rotate_hands()
             self.give_turn(self.next_seat(seat))
-        elif effect is _E_SWAP:
+        elif effect is Effect.SWAP:
             assert target is not None
             self.swap_hands(seat, target, "swap")
             self.give_turn(self.next_seat(seat))
-        elif effect is _E_SEVEN or effect is _E_ZERO:  # a 7 or 0 without the 7-0 house rule
+        elif effect is Effect.SEVEN or effect is Effect.ZERO:  # a 7 or 0 without the 7-0 house rule
             self.give_turn(self.next_seat(seat))
         else:  # Dip, Jackpot, the droid: the card's phase starts
             self._special_on_play[effect].on_play(self, seat)
@@ -1387,10 +1386,10 @@ class Game:
             return
         topic = self._draw_topic(c)
         self.draw_cards(victim, k, topic)
-        self.event(_V_LOSE_TURN, victim, topic)
+        self.event(EventKind.LOSE_TURN, victim, topic)
         self.give_turn(self.next_seat(seat, 1))
         if self._n == 2:
-            self.event(_V_AGAIN, seat, "two")
+            self.event(EventKind.AGAIN, seat, "two")
 
     def _go_out(self, seat: int, c: Card) -> None:
         self.go_out(seat)
@@ -1473,13 +1472,13 @@ class Turn(PhaseRules[Game]):
         nothing can be drawn or played (R2)."""
         game = table
         kind = a.kind
-        if kind is _K_PLAY:
+        if kind is ActionKind.PLAY:
             return game._check_play(seat, a)
-        if kind is _K_DRAW:
+        if kind is ActionKind.DRAW:
             if game._draw or len(game._discard) > 1:
                 return None
             return UnplayableCardError("both piles are exhausted: nothing can be drawn", "R2")
-        if kind is _K_PASS:
+        if kind is ActionKind.PASS:
             who = game.players[seat]
             if game._draw or len(game._discard) > 1:
                 return UnplayableCardError(
@@ -1497,12 +1496,12 @@ class Turn(PhaseRules[Game]):
         seat = game._to_act
         assert seat is not None
         kind = a.kind
-        if kind is _K_PLAY:
+        if kind is ActionKind.PLAY:
             assert a.card is not None
             if game._uno_owed:
                 game._uno_owed.clear()  # R6: this player begins their turn
             game._play(seat, a.card, a.color, a.target, a.uno)
-        elif kind is _K_DRAW:
+        elif kind is ActionKind.DRAW:
             self._draw(game, seat)
         else:
             game._uno_owed.clear()
@@ -1521,7 +1520,7 @@ class Turn(PhaseRules[Game]):
                 got.append(c)
                 if game._matches(c):
                     break
-            game.event(_V_DRAW, seat, "draw-until", len(got), tuple(got))
+            game.event(EventKind.DRAW, seat, "draw-until", len(got), tuple(got))
             last = got[-1] if got else None
         else:
             draw = game._draw
@@ -1529,17 +1528,17 @@ class Turn(PhaseRules[Game]):
                 game._reshuffle()
             last = draw.pop()
             game._hands[seat].append(last)
-            game.event(_V_DRAW, seat, "draw", 1, (last,))
+            game.event(EventKind.DRAW, seat, "draw", 1, (last,))
         if (last is None or not game.may_play_drawn_card
                 or not (last.color is game._color or last.rank is game._discard[-1].rank
                         or last.color is None)):
             # R12: only the drawn card could be played, and it cannot; R29: never that turn.
-            game.event(_V_KEEP, seat, "after-draw")
+            game.event(EventKind.KEEP, seat, "after-draw")
             game._to_act = (seat + game._direction) % game._n
-            game._phase = _P_TURN
+            game._phase = Phase.TURN
             return
         game._drawn.card = last
-        game._phase = _P_DRAWN
+        game._phase = Phase.DRAWN
 
     def waiting_for(self, table: Game, phase: Phase, who: str) -> str:
         """Playing or drawing."""
@@ -1580,13 +1579,13 @@ class Drawn(PhaseRules[Game]):
         drawn = self.card
         assert drawn is not None
         kind = a.kind
-        if kind is _K_PLAY:
+        if kind is ActionKind.PLAY:
             if a.card is not drawn:
                 return UnplayableCardError(
                     f"after drawing only the drawn card ({card_name(drawn)}) may be played",
                     "R12")
             return table._check_play(seat, a)
-        if kind is _K_PASS:
+        if kind is ActionKind.PASS:
             if table._forced_play and table._matches(drawn):
                 return UnplayableCardError(
                     "forced play (house rule): the drawn card can be played, so it must be")
@@ -1597,11 +1596,11 @@ class Drawn(PhaseRules[Game]):
         """Play the drawn card, or keep it and play goes on."""
         seat = table._to_act
         assert seat is not None
-        if a.kind is _K_PLAY:
+        if a.kind is ActionKind.PLAY:
             assert a.card is not None
             table._play(seat, a.card, a.color, a.target, a.uno)
             return
-        table.event(_V_KEEP, seat, "after-draw")
+        table.event(EventKind.KEEP, seat, "after-draw")
         self.card = None
         table.give_turn(table.next_seat(seat))
 
@@ -1659,7 +1658,7 @@ class Pending(PhaseRules[Game]):
         self.source = seat
         self.guilty = guilty
         game._to_act = victim
-        game._phase = _P_PENDING
+        game._phase = Phase.PENDING
         if game._stack_rule is not None:
             game.event(EventKind.STACK, seat, game._draw_topic(c), self.amount, target=victim)
 
@@ -1668,7 +1667,7 @@ class Pending(PhaseRules[Game]):
         in vain (R5)."""
         self.amount, self.source = total, seat
         self.guilty, self.final = False, True
-        game._to_act, game._phase = victim, _P_PENDING
+        game._to_act, game._phase = victim, Phase.PENDING
 
     # -- the phase's questions -----------------------------------------------------------
 
@@ -1696,9 +1695,9 @@ class Pending(PhaseRules[Game]):
         only under stacking, with a draw card that passes the draw on (R11)."""
         game = table
         kind = a.kind
-        if kind is _K_ACCEPT:
+        if kind is ActionKind.ACCEPT:
             return None
-        if kind is _K_CHALLENGE:
+        if kind is ActionKind.CHALLENGE:
             top = game._discard[-1]
             if not game.challenges:
                 return UnplayableCardError(
@@ -1707,7 +1706,7 @@ class Pending(PhaseRules[Game]):
                 return UnplayableCardError(
                     f"only a draw wild can be challenged, not a {card_name(top)}", "R10")
             return None
-        if kind is _K_PLAY:
+        if kind is ActionKind.PLAY:
             top = game._discard[-1]
             who = game.players[seat]
             if game._stack_rule is None:
@@ -1727,9 +1726,9 @@ class Pending(PhaseRules[Game]):
     def apply(self, table: Game, phase: Phase, a: Action) -> None:
         """Take the draw, challenge it, or pass it on with a draw card."""
         kind = a.kind
-        if kind is _K_ACCEPT:
+        if kind is ActionKind.ACCEPT:
             self._accept(table)
-        elif kind is _K_CHALLENGE:
+        elif kind is ActionKind.CHALLENGE:
             self._challenge(table)
         else:
             seat = table._to_act
@@ -1746,10 +1745,10 @@ class Pending(PhaseRules[Game]):
             return
         source = self.source
         self.amount, self.source, self.guilty = 0, None, False
-        game.event(_V_LOSE_TURN, seat, topic)
+        game.event(EventKind.LOSE_TURN, seat, topic)
         game.give_turn(game.next_seat(seat))
         if game._n == 2 and source == game._to_act:
-            game.event(_V_AGAIN, source, "two")
+            game.event(EventKind.AGAIN, source, "two")
 
     def _challenge(self, game: Game) -> None:
         seat = game._to_act
@@ -1777,10 +1776,10 @@ class Pending(PhaseRules[Game]):
         if final:
             game.end_hand()
             return
-        game.event(_V_LOSE_TURN, seat, topic)
+        game.event(EventKind.LOSE_TURN, seat, topic)
         game.give_turn(game.next_seat(seat))
         if game._n == 2:
-            game.event(_V_AGAIN, accused, "two")
+            game.event(EventKind.AGAIN, accused, "two")
 
     def waiting_for(self, table: Game, phase: Phase, who: str) -> str:
         """Taking the draw, challenging it, passing it on."""
@@ -1860,42 +1859,6 @@ _FIELDS_OF: dict[ActionKind, frozenset[str]] = {
 _CALLS: dict[tuple[int, int], tuple[Action, ...]] = {}
 #: Plays naming a seat (swaps, 7-0) and jump-ins, by (kind, card, seat, players, actor).
 _PLAYS_WITH_SEATS: dict[tuple[ActionKind, Card, int, int, int | None], tuple[Action, ...]] = {}
-
-# Enum members are read through a Python-level descriptor on Python 3.11 (about a
-# quarter of a microsecond a read): the hot path reads these module-level names instead.
-_P_TURN = Phase.TURN
-_P_DRAWN = Phase.DRAWN
-_P_PENDING = Phase.PENDING
-_P_OVER = Phase.OVER
-_K_PLAY = ActionKind.PLAY
-_K_DRAW = ActionKind.DRAW
-_K_PASS = ActionKind.PASS
-_K_ACCEPT = ActionKind.ACCEPT
-_K_CHALLENGE = ActionKind.CHALLENGE
-_K_UNO = ActionKind.UNO
-_K_CATCH = ActionKind.CATCH
-_K_JUMP = ActionKind.JUMP
-_E_NUMBER = Effect.NUMBER
-_E_DRAW = Effect.DRAW
-_E_SKIP = Effect.SKIP
-_E_REVERSE = Effect.REVERSE
-_E_WILD = Effect.WILD
-_E_SEVEN = Effect.SEVEN
-_E_ZERO = Effect.ZERO
-_E_SWAP = Effect.SWAP
-_V_PLAY = EventKind.PLAY
-_V_DRAW = EventKind.DRAW
-_V_KEEP = EventKind.KEEP
-_V_LOSE_TURN = EventKind.LOSE_TURN
-_V_AGAIN = EventKind.AGAIN
-_V_REVERSE = EventKind.REVERSE
-_V_UNO = EventKind.UNO
-_V_SHORT = EventKind.SHORT
-_V_RESHUFFLE = EventKind.RESHUFFLE
-_V_START = EventKind.START
-#: Makes an Event without the NamedTuple's Python-level __new__ (see Game._ev).
-_make_event: Any = tuple.__new__
-
 
 def _cards(cards: Sequence[Card | str] | str) -> list[Card]:
     if isinstance(cards, str):
