@@ -264,6 +264,7 @@ COLOR_PLAYS: dict[Card, tuple[Action, ...]] = {}
 #: ``play CARD [COLOR] uno`` for each of the plays above, by ``id()`` of that play: the
 #: same play calling UNO. Keyed by identity because hashing an Action runs Python code
 #: (its fields include enums), and the interned plays live as long as the module.
+#: (Issue 28: keyed by the Action itself, the compiled build played 4% fewer hands/s.)
 CALLING_PLAYS: dict[int, Action] = {}
 
 

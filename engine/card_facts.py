@@ -45,10 +45,6 @@ class Effect(enum.Enum):
     #: A 0: under the 7-0 house rule, every hand passes on; else a number.
     ZERO = "zero"
 
-    # Looked up in a dict when a special card is played: hash by identity in C, not by
-    # Enum's Python-level hash of the name (members are singletons).
-    __hash__ = object.__hash__
-
 
 @dataclass(frozen=True)
 class RankFacts:

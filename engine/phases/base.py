@@ -56,7 +56,7 @@ class Phase(enum.Enum):
 
     # The game finds a phase's object by the phase, in a dict, on the hot path: hash by
     # identity in C (members are singletons compared by identity anyway), not by Enum's
-    # Python-level hash of the name.
+    # Python-level hash of the name (issue 28: 11% more hands/s compiled, 5% interpreted).
     __hash__ = object.__hash__
 
 
