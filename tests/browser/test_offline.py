@@ -169,7 +169,9 @@ def test_a_hand_sent_again_is_recorded_once(
     phone.evaluate("kept => localStorage.setItem('uno-queue', kept)", kept)
     phone.evaluate("window.dispatchEvent(new Event('online'))")
     expect(phone.locator("#notice")).to_contain_text("Already saved")
-    assert phone.evaluate("localStorage.getItem('uno-queue')") == "[]"
+    # The queue was emptied before the form went: the page the form opened may read the
+    # storage a moment before that write reaches it (another renderer), so wait for it.
+    phone.wait_for_function("localStorage.getItem('uno-queue') === '[]'", timeout=5000)
     second_phone.goto(f"{game}/hands")
     expect(second_phone.locator(".hand")).to_have_count(1)
     expect(second_phone.locator(".hand")).to_contain_text("Ann")
