@@ -41,6 +41,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import engine
 from companion import create_app, store
+from companion.assets import KEPT_COOKIE
 from companion.db import open_db
 from companion.store import access
 from engine.jackpot import spin
@@ -60,6 +61,9 @@ def phone(app):
     client = app.test_client()
     with client.session_transaction() as session:
         session["device"] = DEVICE
+    # A phone past its first page: it keeps the stylesheet and app.js, so pages link them
+    # rather than carry them inline (companion/assets.py), as nearly every page is served.
+    client.set_cookie(KEPT_COOKIE, app.extensions["uno_assets"].kept)
     return client
 
 
