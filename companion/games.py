@@ -19,7 +19,7 @@ from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
 from .gate import access_to, device, get_game_or_404, keepers_only
 from .labels import names
-from .phones import lever_random, this_phone
+from .rule_card_readers import lever_random, this_phone
 from .settings import MAX_BODY
 from .store import get_cache
 

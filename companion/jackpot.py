@@ -25,7 +25,7 @@ from .db import get_db
 from .errors import row_id
 from .forms import FormErrors, clean_name, parse_seat
 from .gate import access_to, get_game_or_404, viewers_may_post
-from .phones import MAX_RULE, Phone, for_this_phone, lever_random, this_phone
+from .rule_card_readers import MAX_RULE, Phone, for_this_phone, lever_random, this_phone
 from .store import access, get_cache
 
 bp = Blueprint("jackpot", __name__)

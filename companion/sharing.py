@@ -31,7 +31,7 @@ from .forms import parse_seat
 from .gate import current_access, device, get_game_or_404, keepers_only, viewers_may_post
 from .htmx import is_htmx
 from .labels import bdi
-from .phones import for_this_phone
+from .rule_card_readers import for_this_phone
 from .store import access, get_cache
 
 bp = Blueprint("sharing", __name__)

@@ -4,7 +4,7 @@ an export back as a new game.
 The export holds what the game is made of: the settings and seats, the start totals,
 every hand's cards or typed totals, the rulings kept, the Wild Jackpot's rule cards and
 every pull with the cards it dealt. A rule card's text goes only where the exporting
-phone may read it (the Wild Jackpot's :class:`~companion.phones.Phone` decides, as on
+phone may read it (the Wild Jackpot's :class:`~companion.rule_card_readers.Phone` decides, as on
 every page): any other card is exported with ``"text": null``, and the file says so.
 
 An import trusts nothing in the file: the engine reads the variant, the scoring, the
@@ -36,7 +36,7 @@ from .forms import (
     players_problem,
     read_hand,
 )
-from .phones import MAX_RULE, Phone
+from .rule_card_readers import MAX_RULE, Phone
 
 #: What an export says it is, and the version of its layout.
 FORMAT, VERSION = "uno-companion-game", 1
