@@ -9,10 +9,12 @@ changed" is one indexed row read and a ``304``, before the game is loaded or sco
 See "Live pages: polling with ETags" in docs/decisions.md for why not server-sent events.
 
 Most requests a server gets are such polls, so :class:`PollFront` answers them before
-Flask is reached (no request context, session object or hooks): it asks the same door
-(:func:`companion.gate.refusal`) and makes the same tag (:func:`tag`) as the Flask path,
-from one read of the revision and the phone's role, and hands anything it cannot settle
-(a change, a refusal, a bad cookie) to Flask unchanged.
+Flask is reached (no request context, session object or hooks), and it is the only place
+that answers them so: it asks the same door as every page (:func:`companion.gate.refusal`)
+and makes the tag the page was given (:func:`tag`), from one read of the revision and the
+phone's role, and hands anything it cannot settle (a change, a refusal, a bad cookie) to
+Flask, which renders the page. Why one path and not three: docs/decisions.md, "Answering
+'nothing changed' before Flask".
 """
 
 from __future__ import annotations
@@ -85,25 +87,22 @@ def etag(game_id: int) -> str | None:
                current_app.config["APP_VERSION"])
 
 
-def page(view: Callable[P, R]) -> Callable[P, R | Response]:
-    """Make a view of one game (``game_id``) a live page: ``304 Not Modified``, with no
-    body, when the request's If-None-Match names the game as it is; else the view as it
-    was, its response carrying the ETag (which its template also reads: ``live_etag``)."""
+def page(view: Callable[P, R]) -> Callable[P, R]:
+    """Make a view of one game (``game_id``) a live page: its answer carries the ETag of
+    the game as it is (which its template also reads: ``live_etag``), and a poll naming
+    that tag is answered ``304`` by :class:`PollFront`, the one place that does, before
+    Flask. A poll the front does not settle is answered here with the page: always a
+    right answer, only a dearer one (see "Live pages" in docs/decisions.md)."""
 
     @functools.wraps(view)
-    def live_view(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+    def live_view(*args: P.args, **kwargs: P.kwargs) -> R:
         game_id = kwargs["game_id"]
         assert isinstance(game_id, int)
         # Read before the view loads the game: a change committed in between makes the
         # page newer than its tag (the next poll fetches it again), never older.
         tag = etag(game_id)
-        if tag is None:
-            return view(*args, **kwargs)  # the view says there is no such game
-        g.live_etag = tag
-        if request.if_none_match.contains(tag):
-            unchanged = Response(status=304)
-            unchanged.set_etag(tag)
-            return unchanged
+        if tag is not None:  # else the view says there is no such game
+            g.live_etag = tag
         return view(*args, **kwargs)
 
     live_view.live_page = True  # type: ignore[attr-defined]  # the poll front answers it
@@ -125,8 +124,9 @@ def _tag_response(response: Response) -> Response:
 
 class PollFront:
     """WSGI middleware: a live page's poll that names the game as it is gets its ``304``
-    here, in about a fifth of what Flask's path costs; every other request (and a poll
-    this cannot settle) goes on to ``app`` untouched, and is answered there as before.
+    here, the only place a live page is answered so, at about a third of what Flask's path
+    costs; every other request (and a poll this cannot settle) goes on to ``app``
+    untouched, which renders the page.
 
     ``headers`` are sent with each 304, as Flask's would be (the app's security headers).
     """
@@ -134,7 +134,9 @@ class PollFront:
     def __init__(self, app: Flask, headers: Mapping[str, str]):
         self.app = app
         self.inner: WSGIApplication = app.wsgi_app
-        self.headers = [*headers.items(), ("Vary", "Cookie")]
+        # What the page's own 200 carries besides its body (a 304 repeats it, RFC 9110
+        # 15.4.5): live pages are never kept by a cache.
+        self.headers = [*headers.items(), ("Cache-Control", "no-store"), ("Vary", "Cookie")]
         self._serializer: tuple[object, Any] = (None, None)
         # What was worked out already, for the next poll (each bounded: see _remember):
         # a path's live view and game, and a cookie's device and when it expires.
