@@ -8,13 +8,13 @@ database itself bumps on every change a live page shows (companion/schema.py), s
 changed" is one indexed row read and a ``304``, before the game is loaded or scored.
 See "Live pages: polling with ETags" in docs/decisions.md for why not server-sent events.
 
-Most requests a server gets are such polls, so :class:`PollFront` answers them before
-Flask is reached (no request context, session object or hooks), and it is the only place
-that answers them so: it asks the same door as every page (:func:`companion.gate.refusal`)
-and makes the tag the page was given (:func:`tag`), from one read of the revision and the
-phone's role, and hands anything it cannot settle (a change, a refusal, a bad cookie) to
-Flask, which renders the page. Why one path and not three: docs/decisions.md, "Answering
-'nothing changed' before Flask".
+Most requests a server gets are such polls, so :meth:`PollFront.unchanged` settles them
+before Flask is reached (no request context, session object or hooks), and nothing else
+does (gunicorn's worker loop asks it too: companion/server.py): it asks the same door as
+every page (:func:`companion.gate.refusal`) and makes the tag the page was given
+(:func:`tag`), from one read of the revision and the phone's role, and leaves anything it
+cannot settle (a change, a refusal, a bad cookie) to Flask, which renders the page. Why:
+docs/decisions.md, "Answering 'nothing changed' before Flask".
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def etag(game_id: int) -> str | None:
 def page(view: Callable[P, R]) -> Callable[P, R]:
     """Make a view of one game (``game_id``) a live page: its answer carries the ETag of
     the game as it is (which its template also reads: ``live_etag``), and a poll naming
-    that tag is answered ``304`` by :class:`PollFront`, the one place that does, before
-    Flask. A poll the front does not settle is answered here with the page: always a
+    that tag is answered ``304`` by :class:`PollFront`, the one place that decides it,
+    before Flask. A poll the front does not settle is answered here with the page: always a
     right answer, only a dearer one (see "Live pages" in docs/decisions.md)."""
 
     @functools.wraps(view)
@@ -124,9 +124,9 @@ def _tag_response(response: Response) -> Response:
 
 class PollFront:
     """WSGI middleware: a live page's poll that names the game as it is gets its ``304``
-    here, the only place a live page is answered so, at about a third of what Flask's path
-    costs; every other request (and a poll this cannot settle) goes on to ``app``
-    untouched, which renders the page.
+    here, the one place that decides it, at about half of what Flask's path costs (a
+    fifth through gunicorn's worker loop, which asks :meth:`unchanged` too); every other
+    request (and a poll this cannot settle) goes on to ``app`` untouched.
 
     ``headers`` are sent with each 304, as Flask's would be (the app's security headers).
     """

@@ -26,6 +26,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from email.utils import formatdate
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -243,6 +244,61 @@ def _whole(data: bytes | bytearray) -> bool:
     return length > MAX_BODY or len(data) >= end + 4 + length
 
 
+#: Request headers that make a poll one for the app's full path: a body, a proxy's view of
+#: the client (ProxyFix reads those), or a connection ending.
+NOT_A_PLAIN_POLL = ("HTTP_CONTENT_LENGTH", "HTTP_TRANSFER_ENCODING", "HTTP_EXPECT",
+                    "HTTP_UPGRADE", "HTTP_FORWARDED", "HTTP_CONNECTION")
+
+
+def poll_environ(data: bytes | bytearray, server: tuple[str, int]) -> dict[str, Any] | None:
+    """The WSGI environ of a request that may be a plain poll (one whole ``GET`` with no
+    body, nothing unusual in its head), for the app's poll front to settle; None for any
+    other request, which gunicorn parses and the app answers as usual."""
+    end = data.find(b"\r\n\r\n")
+    if end < 0 or end + 4 != len(data) or not data.startswith(b"GET /"):
+        return None
+    try:
+        lines = bytes(data[:end]).decode("ascii").split("\r\n")
+    except UnicodeDecodeError:
+        return None
+    request = lines[0].split(" ")
+    if len(request) != 3 or request[2] != "HTTP/1.1" or "%" in request[1] or "#" in request[1]:
+        return None
+    path, _, query = request[1].partition("?")
+    environ: dict[str, Any] = {}
+    for line in lines[1:]:
+        name, colon, value = line.partition(":")
+        key = "HTTP_" + name.upper().replace("-", "_")
+        if (not colon or not name.isascii() or not name.replace("-", "").isalnum()
+                or key in environ or key in NOT_A_PLAIN_POLL or key.startswith("HTTP_X_FORWARDED")):
+            return None  # folded, repeated or unusual: the full parser decides
+        environ[key] = value.strip(" \t")
+    environ.update({"REQUEST_METHOD": "GET", "SCRIPT_NAME": "", "PATH_INFO": path,
+                    "QUERY_STRING": query, "SERVER_PROTOCOL": "HTTP/1.1",
+                    "SERVER_NAME": str(server[0]), "SERVER_PORT": str(server[1]),
+                    "wsgi.url_scheme": "http"})
+    return environ
+
+
+def unchanged_answer(front: Any, data: bytes | bytearray,
+                     server: tuple[str, int]) -> bytes | None:
+    """The whole ``304`` answer to ``data`` when it is a poll the app's front
+    (companion.live.PollFront) settles; else None."""
+    environ = poll_environ(data, server)
+    if environ is None or "HTTP_IF_NONE_MATCH" not in environ:
+        return None
+    try:
+        tag = front.unchanged(environ)
+    except Exception:  # noqa: BLE001 - the app's full path answers it, and says what failed
+        return None
+    if tag is None:
+        return None
+    headers = [("Date", formatdate(usegmt=True)), ("Connection", "keep-alive"),
+               ("ETag", f'"{tag}"'), *front.headers]
+    return ("HTTP/1.1 304 NOT MODIFIED\r\n"  # as Flask words it
+            + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n").encode("latin-1")
+
+
 @functools.cache
 def _worker_class() -> type:
     from gunicorn.workers.gthread import ThreadWorker
@@ -294,8 +350,35 @@ def _worker_class() -> type:
                 self.nr_conns -= 1
                 conn.close()
                 return
+            if self.answer_here(conn):
+                return
             conn.whole = conn.data_ready = True
             super().enqueue_req(conn)
+
+        def answer_here(self, conn: Any) -> bool:
+            """Answer a poll that changed nothing in this loop, without a thread or
+            gunicorn's parser (most requests are such polls); the connection then waits
+            for its next request as after any other answer."""
+            front = getattr(self.wsgi, "wsgi_app", None)  # not when wrapped (--proxy)
+            if not hasattr(front, "unchanged") or not self.alive:
+                return False
+            answer = unchanged_answer(front, conn.arrived, conn.server)
+            if answer is None:
+                return False
+            try:
+                sent = conn.sock.send(answer)
+            except OSError:
+                sent = 0
+            if sent != len(answer):  # a full send buffer on a 300-byte answer: give up
+                self.nr_conns -= 1
+                conn.close()
+                return True
+            conn.arrived = bytearray()
+            conn.set_timeout()
+            self.keepalived_conns.append(conn)
+            self.poller.register(conn.sock, selectors.EVENT_READ,
+                                 partial(self.on_client_socket_readable, conn))
+            return True
 
         def handle(self, conn: Any) -> Any:
             arrived, conn.arrived = getattr(conn, "arrived", b""), b""

@@ -304,3 +304,65 @@ def test_a_poll_of_a_keepers_only_page_is_not_a_live_page(table, client, app, ga
     assert page.status_code == 200 and not page.get_etag()[0]
     assert poll(client, f"/games/{g}/hands/new", "anything").status_code == 200
     assert len(reached) == 2
+
+
+# -- polls answered in the server's own loop (companion/server.py unchanged_answer) --------
+
+SERVED_AT = ("127.0.0.1", 5000)
+
+
+def raw_poll(client, url: str, tag: str, *extra: str) -> bytes:
+    """The bytes a phone's poller sends (one kept-alive connection, its cookie)."""
+    cookie = client.get_cookie("session").value
+    lines = [f"GET {url} HTTP/1.1", "Host: 127.0.0.1:5000", f"Cookie: session={cookie}",
+             "HX-Request: true", "HX-Trigger: live", f'If-None-Match: "{tag}"', *extra]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def test_the_server_loop_answers_a_poll_exactly_as_the_front_does(client, app, game):
+    from companion.server import unchanged_answer
+
+    g, s = game
+    front = app.wsgi_app
+    for name, url in pages(g, s).items():
+        tag = tag_of(client.get(url))
+        answer = unchanged_answer(front, raw_poll(client, url, tag), SERVED_AT)
+        assert answer is not None, name
+        head = answer.decode().split("\r\n")
+        assert head[0] == "HTTP/1.1 304 NOT MODIFIED" and answer.endswith(b"\r\n\r\n")
+        headers = dict(line.split(": ", 1) for line in head[1:] if line)
+        flask = poll(client, url, tag)
+        assert flask.status_code == 304
+        assert {k: v for k, v in headers.items() if k not in ("Date", "Connection")} == dict(
+            flask.headers)
+        assert headers["Connection"] == "keep-alive"
+        # Out of date: the app renders it.
+        assert unchanged_answer(front, raw_poll(client, url, "old"), SERVED_AT) is None
+
+
+@pytest.mark.parametrize("odd", [
+    "pipelined", "a body", "HTTP/1.0", "percent-encoded path", "repeated header",
+    "folded header", "proxy header", "connection close", "not ASCII", "a POST",
+])
+def test_the_server_loop_leaves_any_unusual_request_to_the_full_parser(client, app, game,
+                                                                       odd):
+    from companion.server import unchanged_answer
+
+    g, _ = game
+    url = f"/games/{g}"
+    tag = tag_of(client.get(url))
+    plain = raw_poll(client, url, tag)
+    assert unchanged_answer(app.wsgi_app, plain, SERVED_AT) is not None
+    changed = {
+        "pipelined": plain + plain,
+        "a body": raw_poll(client, url, tag, "Content-Length: 2") + b"{}",
+        "HTTP/1.0": plain.replace(b"HTTP/1.1", b"HTTP/1.0", 1),
+        "percent-encoded path": plain.replace(f"/games/{g}".encode(), f"/games/%3{g}".encode()),
+        "repeated header": raw_poll(client, url, tag, "Host: evil.example"),
+        "folded header": raw_poll(client, url, tag, "X-Note: a", " b"),
+        "proxy header": raw_poll(client, url, tag, "X-Forwarded-Host: evil.example"),
+        "connection close": raw_poll(client, url, tag, "Connection: close"),
+        "not ASCII": raw_poll(client, url, tag, "X-Note: é"),
+        "a POST": plain.replace(b"GET", b"POST", 1),
+    }[odd]
+    assert unchanged_answer(app.wsgi_app, changed, SERVED_AT) is None
