@@ -164,8 +164,9 @@
     heldLines(form).forEach((line) => { const li = document.createElement("li"); li.textContent = line; list.appendChild(li); });
     const why = document.createElement("p");
     why.className = "notice warning";
-    why.textContent = "This phone has no network. Saved now, the hand is kept on this phone " +
-      "and sent as soon as the network is back; the app counts its points then.";
+    why.textContent = "This phone cannot reach the app now (no network, or the app's network " +
+      "is out of reach). Saved now, the hand is kept on this phone and sent as soon as the app " +
+      "can be reached; the app counts its points then.";
     const actions = document.createElement("div");
     actions.className = "actions column";
     const save = document.createElement("button");
@@ -189,13 +190,39 @@
     back.addEventListener("click", () => { section.remove(); hidden.forEach((el) => { el.hidden = false; }); });
     h1.focus();
   }
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (navigator.onLine || !form.matches("form[data-save]")) return;
-    if (event.submitter && event.submitter.hasAttribute("formaction")) return; // needs the app
-    event.preventDefault();
+  function keepOnPhone(form) {
     if (form.id === "hand-form") reviewOffline(form);
     else queue(entryOf(form), form.dataset.scoreboard);
+  }
+  // Whether the app answers now. A phone "online" may still not reach it (the Wi-Fi is up
+  // but the app's machine asleep or on another network): the form would end on the
+  // browser's own error page, the hand entered lost. A HEAD of the service worker's
+  // script goes to the network (the worker leaves HEAD alone) and costs the app nothing.
+  async function reachable() {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 5000);
+    try {
+      await fetch("/sw.js", { method: "HEAD", cache: "no-store", signal: stop.signal });
+      return true;
+    } catch (unreachable) {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches("form[data-save]")) return;
+    if (event.submitter && event.submitter.hasAttribute("formaction")) return; // needs the app
+    if (form.dataset.reached) { delete form.dataset.reached; return; } // sent as any form
+    event.preventDefault();
+    if (!navigator.onLine) { keepOnPhone(form); return; }
+    const submitter = event.submitter;
+    reachable().then((yes) => {
+      if (!yes) { keepOnPhone(form); return; }
+      form.dataset.reached = "1";
+      form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+    });
   }, true);
 
   // Send what is waiting, one hand at a time, oldest first. Recorded (the app led to the

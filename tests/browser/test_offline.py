@@ -149,6 +149,24 @@ def test_a_hand_recorded_offline_is_sent_once_when_the_network_is_back(
     assert totals(second_phone) == ["59", "0", "0"]
 
 
+def test_a_hand_entered_while_the_app_is_out_of_reach_is_kept_and_sent(
+        phone: Page, server: Server) -> None:
+    # The Wi-Fi is up (the phone says it is online) but the app's machine is gone: the
+    # hand is kept on the phone, as with no network, not lost on the browser's error page.
+    game = a_game_kept_on(phone)
+    phone.goto(game)
+    wait_for_htmx(phone)
+    server.stop()
+    assert phone.evaluate("navigator.onLine")
+    record_offline(phone)
+    expect(phone.locator("#waiting")).to_contain_text("Hand 1 (Ann went out)")
+    server.start()
+    phone.reload()  # the queue is tried on every page (and every 10 s)
+    expect(phone.locator("#sent")).to_contain_text("Hand 1, saved on this phone offline, was sent")
+    expect(phone.locator(".meta")).to_contain_text("1 hand played")
+    assert totals(phone) == ["59", "0", "0"]
+
+
 def test_a_hand_sent_again_is_recorded_once(
         phone: Page, second_phone: Page, server: Server) -> None:
     # The server restarts while the hand waits; then the answer to its first sending is
