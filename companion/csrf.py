@@ -9,7 +9,10 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import Flask, render_template, request, session
+from flask import Flask, request, session
+from flask.typing import ResponseValue
+
+from .errors import error_page
 
 FIELD = "csrf_token"
 HEADER = "X-CSRF-Token"
@@ -22,7 +25,7 @@ def token() -> str:
     return str(session[FIELD])
 
 
-def check() -> tuple[str, int] | None:
+def check() -> tuple[ResponseValue, int] | None:
     """Refuse unsafe requests whose token is missing or wrong."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return None
@@ -32,12 +35,10 @@ def check() -> tuple[str, int] | None:
     # and a token anyone can type must be refused, not crash the request.
     if expected and sent and hmac.compare_digest(str(sent).encode(), str(expected).encode()):
         return None
-    page = render_template(
-        "error.html", status=400, title="This page has expired",
-        message="The form was sent without a valid security token (perhaps the page was open "
-                "for a long time or the app restarted). Go back, reload the page and try again: "
-                "anything you were entering for a hand is kept as a draft.")
-    return page, 400
+    return error_page(
+        "The form was sent without a valid security token (perhaps the page was open for a "
+        "long time or the app restarted). Go back, reload the page and try again: anything "
+        "you were entering for a hand is kept as a draft.", 400, title="This page has expired")
 
 
 def init_app(app: Flask) -> None:

@@ -1,7 +1,9 @@
 """Error pages: every refusal is a page that says what happened, with its status.
 
 Views refuse with ``abort(status, description=message)``; the handlers here turn
-that (and Werkzeug's own refusals) into the same plain page, app-wide. A database
+that (and Werkzeug's own refusals) into the same plain page, app-wide, or, for a
+request that asks for JSON (the referee's API, docs/api.md), the same sentence as
+``{"error": ..., "fields": {}}``. A database
 that cannot be read or written is told in one sentence: on a page (503) while
 serving, or as a ``StartupError`` that the command line prints instead of starting.
 """
@@ -10,7 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import Flask, current_app, render_template, render_template_string, request
+from flask import Flask, current_app, jsonify, render_template, render_template_string, request
+from flask.typing import ResponseValue
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.routing import IntegerConverter
 
@@ -113,13 +116,22 @@ def database_problem(exc: sqlite3.Error, db: str) -> tuple[str, str] | None:
     return title, text[:1].upper() + text[1:]
 
 
-def error_page(message: str, status: int, title: str | None = None) -> tuple[str, int]:
-    """A plain page explaining what went wrong, with its status."""
+def wants_json() -> bool:
+    """Whether the request asks for JSON (``Accept: application/json``) rather than a page."""
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def error_page(message: str, status: int, title: str | None = None) -> tuple[ResponseValue, int]:
+    """A plain page explaining what went wrong, with its status; the same sentence as JSON
+    to a request that asks for JSON."""
+    if wants_json():
+        return jsonify({"error": message, "fields": {}}), status
     title = title or TITLES.get(status, "That did not work")
     return render_template("error.html", title=title, message=message, status=status), status
 
 
-def _http_error(exc: HTTPException) -> tuple[str, int, dict[str, str]]:
+def _http_error(exc: HTTPException) -> tuple[ResponseValue, int, dict[str, str]]:
     messages = {
         404: "Page not found.",
         405: "That address does not take this kind of request.",
@@ -135,7 +147,7 @@ def _http_error(exc: HTTPException) -> tuple[str, int, dict[str, str]]:
     return (*error_page(str(description), code), headers)
 
 
-def _database_error(exc: sqlite3.DatabaseError) -> tuple[str, int]:
+def _database_error(exc: sqlite3.DatabaseError) -> tuple[ResponseValue, int]:
     # The app's writes let SQLite's errors through (sqlite-utils, db.writing()); those
     # the person at the table can fix get a page, and the rest stay a 500, as bugs.
     db_broken()  # the connection is closed after this request, not lent again

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Callable
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask.typing import ResponseValue
 from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.wrappers import Response
@@ -30,7 +31,7 @@ MAX_SEATS = max(v.max_players for v in engine.VARIANTS)
 
 
 @bp.app_errorhandler(store.ConflictError)
-def refused(exc: store.ConflictError) -> tuple[str, int]:
+def refused(exc: store.ConflictError) -> tuple[ResponseValue, int]:
     """A write the game refused: the reason, beside the game as it is now."""
     game = store.load_game(get_db(), exc.game_id, get_cache()) if exc.game_id else None
     if game is None or game.deleted_at:
@@ -39,7 +40,7 @@ def refused(exc: store.ConflictError) -> tuple[str, int]:
 
 
 @bp.app_errorhandler(store.NoSuchGame)
-def no_such_game(exc: store.NoSuchGame) -> tuple[str, int]:
+def no_such_game(exc: store.NoSuchGame) -> tuple[ResponseValue, int]:
     """A game or hand that is not there (any more)."""
     return error_page(str(exc), 404)
 

@@ -189,6 +189,32 @@ def test_refusals_always_carry_their_fields(table):
     assert set(bad_replay) == {"error", "fields"} and bad_replay["error"]
 
 
+def test_the_app_s_own_refusals_answer_json_when_asked(table, game_id):
+    """A client asking for JSON gets the refusals the app makes before any check is asked
+    (no such check, a viewer keeping a ruling, a method, a size, a missing token) as JSON
+    too, each saying what went wrong, and nothing is kept."""
+    challenge = {**SETTLED["challenge"], "by": "Bob", "seats": "", "game": str(game_id),
+                 "save": "1", "submission": "j1"}
+    viewer = table.phone(role="viewer", game_id=game_id)
+    viewer.token(f"/games/{game_id}")
+    refused = {
+        404: table.client.get("/referee/no-such-check", headers=JSON),
+        403: viewer.post("/referee/challenge", challenge, headers=JSON),
+        405: table.client.put("/referee/challenge",
+                              headers={**JSON, "X-CSRF-Token": table.token()}),
+        413: table.post("/referee/challenge", {"hand": "red-1 " * 70_000}, headers=JSON),
+        400: table.client.post("/referee/challenge", data=challenge, headers=JSON),
+    }
+    for status, response in refused.items():
+        assert response.status_code == status, response.get_data(as_text=True)[:300]
+        assert response.mimetype == "application/json", status
+        body = response.get_json()
+        assert set(body) == {"error", "fields"} and body["error"] and body["fields"] == {}, status
+    assert "security token" in refused[400].get_json()["error"]
+    assert table.client.get("/referee/no-such-check").mimetype == "text/html"
+    assert get_json(table, f"/games/{game_id}/rulings")["rulings"] == []
+
+
 def test_a_replay_has_every_key_before_and_after_its_end(table):
     p = "variant=classic;players=Ann,Bea;hands=red-7.red-2/blue-3;discard=red-5;draw=yellow-1"
     going = get_json(table, f"/referee/replay?p={p}")
