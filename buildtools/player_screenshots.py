@@ -12,23 +12,17 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
-import threading
-from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import expect, sync_playwright
-from werkzeug.serving import make_server
+from playwright.sync_api import expect
+from studio import OUT, Studio  # first: it puts tests/browser on the path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+# isort: split
 from browser_steps import share_link, start_game, wait_for_htmx
-from conftest import CHROMIUM_ARGS, system_chromium
 
-from companion import create_app
 from engine import LeverOutcome
 from engine.jackpot import LEVER_OUTCOMES
 
-OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 NAMES = ["Ana", "Ben", "Cleo", "Dev"]
 
 
@@ -43,51 +37,39 @@ class Left(random.Random):
 
 
 def main(label: str) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"DATABASE": str(Path(tmp) / "shots.sqlite3"), "SECRET_KEY": "shots",
-                          "JACKPOT_RANDOM": Left()})
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_port}"
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=system_chromium(), args=CHROMIUM_ARGS)
-            for scheme in ("light", "dark"):
-                phones = [browser.new_context(viewport={"width": 360, "height": 640},
-                                              has_touch=True, is_mobile=True,
-                                              device_scale_factor=1, base_url=base,
-                                              color_scheme=scheme, reduced_motion="reduce")
-                          for _ in range(2)]
-                ana, cleo = (p.new_page() for p in phones)
-                start_game(ana, "wild-jackpot", NAMES)
-                game = ana.url.split("?")[0].removeprefix(base)
-                cleo.goto(share_link(ana, game))
-                cleo.get_by_role("button", name="Cleo", exact=True).tap()
-                cleo.wait_for_load_state()
-                yes = ana.get_by_role("button", name="Yes, Cleo's")
-                if label != "before":  # the phone passed round says yes (issue 26)
-                    yes.tap()
-                    expect(yes).to_have_count(0)
-                for seat in (0, 1, 3):
-                    ana.goto(f"{game}/jackpot/cards/{seat}")
-                    for k, box in enumerate(ana.locator(".rule-text").all()):
-                        box.fill(f"{NAMES[seat]}'s rule number {k + 1}.")
-                    ana.locator("form.card-writer button[type=submit]").click()
-                    ana.wait_for_load_state()
-                cleo.goto(f"{game}/jackpot/cards/2")
-                for k, box in enumerate(cleo.locator(".rule-text").all()):
-                    box.fill(f"Cleo's secret rule number {k + 1}.")
-                cleo.get_by_role("button", name="Save my cards").click()
-                cleo.goto(game)
-                wait_for_htmx(cleo)
-                ana.goto(game)
-                ana.locator("#jackpot").get_by_role("button", name="Ben pulls").tap()
-                expect(ana.locator("#spin-outcome")).to_contain_text("Cleo")
-                cleo.wait_for_timeout(3000)  # a live poll or two
-                cleo.screenshot(path=OUT / f"jackpot-player-{scheme}-{label}.png")
-                for p in phones:
-                    p.close()
-            browser.close()
-        server.shutdown()
+    with Studio(JACKPOT_RANDOM=Left()) as studio:
+        base = studio.base
+        for scheme in ("light", "dark"):
+            phones = [studio.phone(scheme, reduced_motion="reduce") for _ in range(2)]
+            ana, cleo = (p.new_page() for p in phones)
+            start_game(ana, "wild-jackpot", NAMES)
+            game = ana.url.split("?")[0].removeprefix(base)
+            cleo.goto(share_link(ana, game))
+            cleo.get_by_role("button", name="Cleo", exact=True).tap()
+            cleo.wait_for_load_state()
+            yes = ana.get_by_role("button", name="Yes, Cleo's")
+            if label != "before":  # the phone passed round says yes (issue 26)
+                yes.tap()
+                expect(yes).to_have_count(0)
+            for seat in (0, 1, 3):
+                ana.goto(f"{game}/jackpot/cards/{seat}")
+                for k, box in enumerate(ana.locator(".rule-text").all()):
+                    box.fill(f"{NAMES[seat]}'s rule number {k + 1}.")
+                ana.locator("form.card-writer button[type=submit]").click()
+                ana.wait_for_load_state()
+            cleo.goto(f"{game}/jackpot/cards/2")
+            for k, box in enumerate(cleo.locator(".rule-text").all()):
+                box.fill(f"Cleo's secret rule number {k + 1}.")
+            cleo.get_by_role("button", name="Save my cards").click()
+            cleo.goto(game)
+            wait_for_htmx(cleo)
+            ana.goto(game)
+            ana.locator("#jackpot").get_by_role("button", name="Ben pulls").tap()
+            expect(ana.locator("#spin-outcome")).to_contain_text("Cleo")
+            cleo.wait_for_timeout(3000)  # a live poll or two
+            cleo.screenshot(path=OUT / f"jackpot-player-{scheme}-{label}.png")
+            for p in phones:
+                p.close()
 
 
 if __name__ == "__main__":
