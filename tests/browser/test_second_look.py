@@ -344,10 +344,10 @@ def test_a_first_load_on_fast_3g(browser, base_url, a_phone_with_a_game) -> None
     # What does not hang on the machine's speed: every page comes compressed, a phone's first
     # page needs no second round trip (its stylesheet and app.js inline), and the pages after
     # it take both from the phone's cache. The times are bench/first_load.py's to print.
-    # The network, not the colours, decides this: one scheme is enough.
+    # The network, not the colours, decides this: one scheme is enough, and one try of each.
     game, storage = a_phone_with_a_game
     pages = ["/", "/rules/classic", "/games/new", game, f"{game}/hands/new?out=0"]
-    found = first_loads(browser, base_url, pages, storage)
+    found = first_loads(browser, base_url, pages, storage, phones=1, warm_tries=1)
     for path, load in found.items():
         assert load["compressed"], f"{path}: sent uncompressed"
         assert load["cold fetched"] == 0, f"{path}: a first load fetched more before drawing"
