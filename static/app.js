@@ -480,15 +480,37 @@
 })();
 
 // The table's story: a game's result to send (templates/story.html). The phone's own share
-// sheet where it has one (Web Share API), else a copy to the clipboard; without this
+// sheet where it has one (Web Share API), with the race as a PNG where the sheet takes
+// files (a chat shows a PNG; few show an SVG); else a copy to the clipboard. Without this
 // script the text is there to select, and the button stays hidden.
 (() => {
   "use strict";
+  // The picture drawn from the app's own SVG (same origin: the canvas may be read), made
+  // when the page loads, so that the tap shares at once (a share sheet needs the tap's
+  // moment). None where it cannot be made: the text goes alone.
+  const pictureFile = async (url, name) => {
+    try {
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      canvas.getContext("2d").drawImage(image, 0, 0);
+      const blob = await new Promise((done) => canvas.toBlob(done, "image/png"));
+      return blob ? new File([blob], name, { type: "image/png" }) : null;
+    } catch (failed) {
+      return null;
+    }
+  };
   const setUp = (root) => {
     for (const button of root.querySelectorAll("[data-share]")) {
       if (navigator.share || (navigator.clipboard && window.isSecureContext)) {
         button.textContent = navigator.share ? "Share the result" : "Copy the result";
         button.hidden = false;
+      }
+      if (navigator.share && navigator.canShare && button.dataset.sharePicture && !button.picture) {
+        button.picture = pictureFile(button.dataset.sharePicture, button.dataset.shareName);
       }
     }
   };
@@ -501,7 +523,10 @@
     const status = button.closest("section").querySelector("[data-share-status]");
     try {
       if (navigator.share) {
-        await navigator.share({ title: button.dataset.shareTitle, text });
+        const shared = { title: button.dataset.shareTitle, text };
+        const picture = await button.picture;
+        if (picture && navigator.canShare({ ...shared, files: [picture] })) shared.files = [picture];
+        await navigator.share(shared);
       } else {
         await navigator.clipboard.writeText(text);
         if (status) status.textContent = "Copied: paste it in the group chat.";

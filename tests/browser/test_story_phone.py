@@ -89,6 +89,53 @@ def test_the_result_is_copied_to_send_and_the_records_are_the_phones(phone: Page
     axe_clean(page)
 
 
+#: A phone's share sheet, as Android's Chrome has it: what it was given is kept to read.
+SHARE_SHEET = """
+Object.defineProperty(navigator, "share", {configurable: true,
+  value: async (data) => { window.shared = data; }});
+Object.defineProperty(navigator, "canShare", {configurable: true,
+  value: (data) => (data.files || []).every((f) => f.type === "image/png")});
+"""
+
+#: What the share sheet was given: the text, the files, and the picture's size and how many
+#: of its pixels are not white (the race drawn, not a blank page).
+SHARED = """async () => {
+  const given = window.shared, file = (given.files || [])[0];
+  const out = {text: given.text, files: (given.files || []).map((f) => [f.name, f.type])};
+  if (file) {
+    const bitmap = await createImageBitmap(file);
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const pen = canvas.getContext("2d");
+    pen.drawImage(bitmap, 0, 0);
+    const px = pen.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    let ink = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i] + px[i + 1] + px[i + 2] < 600) ink++;
+    Object.assign(out, {size: [bitmap.width, bitmap.height], ink});
+  }
+  return out;
+}"""
+
+
+def test_a_share_sheet_gets_the_result_and_the_race_as_a_png(phone: Page, live_app) -> None:
+    page = phone
+    page.add_init_script(SHARE_SHEET)
+    start_game(page, "classic", ["Ana", "Ben", "Cy"], target="150")
+    game = int(page.url.rsplit("/", 1)[1].split("?")[0])
+    seeded_game(live_app, phone_key(live_app), 3, 100, game_id=game)  # it ends on the way
+    page.goto(f"/games/{game}/story")
+    share = page.locator("[data-share]")
+    expect(share).to_have_text("Share the result")
+    share.tap()
+    page.wait_for_function("window.shared !== undefined")
+    shared = page.evaluate(SHARED)
+    assert shared["text"] == page.locator("#result-text").input_value()
+    assert shared["files"] == [[f"uno-game-{game}.png", "image/png"]]
+    svg = page.request.get(f"/games/{game}/result.svg").text()
+    width, height = (int(re.search(rf' {k}="(\d+)"', svg).group(1)) for k in ("width", "height"))
+    assert shared["size"] == [width, height]
+    assert shared["ink"] > 2000, shared["ink"]
+
+
 def test_the_grid_follows_the_game_live(page: Page, live_app) -> None:
     start_game(page, "classic", ["Ana", "Ben"])
     game = int(page.url.rsplit("/", 1)[1].split("?")[0])
