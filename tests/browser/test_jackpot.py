@@ -219,6 +219,9 @@ def test_the_lever_page_swaps_each_result_in_place(page: Page) -> None:
         "Everyone gets a rule card, starting with Ann, then Bob, Cy.")
     first = spin_id(page, game)
     expect(page.locator("#spin-result #spin-answer")).to_have_count(1)
+    # One live region holds the pull (a screen reader announces it once), nothing twice.
+    expect(page.locator("[aria-live]:has(#spin-outcome)")).to_have_count(1)
+    expect(page.locator("#spin-outcome, #lever-submission, #unit-state")).to_have_count(3)
     expect(key).not_to_have_value(first_key)  # a new one-time key for the next pull
     expect(page.locator("#unit-state")).to_contain_text("6 written, 3 in the unit.")
 
