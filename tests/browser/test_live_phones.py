@@ -78,6 +78,12 @@ def test_a_direction_chosen_on_the_lever_page_survives_a_pull_from_another_phone
     page.get_by_text("Counter-clockwise").tap()
     expect(page.locator("input[value=counter-clockwise]")).to_be_checked()
     page.evaluate(MARKER)
+    # This phone's own pull is answered in place; its poll follows that change too.
+    tag = page.locator("#live").get_attribute("data-etag")
+    page.locator("#lever-form").get_by_role("button", name="Ann pulls").tap()
+    expect(page.locator("#spin-answer")).to_contain_text("Ann pulled")
+    expect(page.locator("#live")).not_to_have_attribute("data-etag", tag or "",
+                                                        timeout=POLL_SEEN)
     tag = page.locator("#live").get_attribute("data-etag")
     # The other phone pulls clockwise (its own choice): a change this page follows.
     other.locator("#jackpot").get_by_role("button", name="Cy pulls").tap()
@@ -85,8 +91,8 @@ def test_a_direction_chosen_on_the_lever_page_survives_a_pull_from_another_phone
     expect(page.locator("#live")).not_to_have_attribute("data-etag", tag or "",
                                                         timeout=SHOWN_WITHIN)
     expect(page.locator("input[value=counter-clockwise]")).to_be_checked()
-    # The keeper's lever stays ready for its own pull: the other phone's is not swapped in.
-    expect(page.locator("#spin-outcome")).to_have_count(0)
+    # ...and this phone's answer stays the one its own pull brought (not swapped out).
+    expect(page.locator("#spin-answer")).to_contain_text("Ann pulled")
     assert page.evaluate("window.__notReloaded") is True
 
 
