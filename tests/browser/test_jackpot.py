@@ -329,6 +329,9 @@ def lever_pages(page: Page, check: Check) -> None:
     page.goto(f"{game}/jackpot/history")
     expect(page.locator(".chart-bar")).to_have_count(6)
     check("history")
+    page.goto(f"{game}/for-you")  # the address each page polls for its banner, as a page
+    expect(page.get_by_role("heading", level=1)).to_have_text("For this phone")
+    check("for this phone")
 
 
 def first_card_pages(page: Page, check: Check) -> None:
