@@ -116,7 +116,8 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
     # The variant's own settings alone when htmx asks for them (the variant switch): the
     # names typed meanwhile, outside that part, are never replaced.
     return htmx.page_or_part(
-        "new_game.html", "_variant_settings.html", "variant-settings", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
+        "new_game.html", "_variant_settings.html", "variant-settings",
+        variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
         partners=engine.ScoringMode.PARTNERS, starts=starts,
         values=args, errors=errors, submission=submission[:64], import_error=import_error,
         import_submission=secrets.token_urlsafe(16),

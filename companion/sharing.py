@@ -231,7 +231,8 @@ def answer_seat(game_id: int, seat: int) -> Response:
             access.set_seat(db, asker, game_id, seat)
         elif asker is not None:
             access.ask_seat(db, asker, game_id, None)
-    if answer_format("for-you") == "part":  # answered from the banner, in place: the page being used stays
+    # Answered from the banner, in place: the page being used stays.
+    if answer_format("for-you") == "part":
         return Response(render_template("_for_you.html", fy=for_this_phone(game), as_part=True))
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
