@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 import engine
 
-from . import live, store, transfer
+from . import htmx, live, store, transfer
 from .db import get_db
 from .errors import error_page, row_id
 from .forms import FormErrors, parse_new_game
@@ -114,8 +114,11 @@ def _new_game_page(errors: dict[str, str], fresh_key: bool = False,
     starts += [""] * (MAX_SEATS - len(starts))
     # A form refused as out of date gets a new key, so the next tap can go through.
     submission = (not fresh_key and args.get("submission")) or secrets.token_urlsafe(16)
-    return render_template(
-        "new_game.html", variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
+    # The variant's own settings alone when htmx asks for them (the variant switch): the
+    # names typed meanwhile, outside that part, are never replaced.
+    return htmx.page_or_part(
+        "new_game.html", "_variant_settings.html", "variant-settings",
+        variant=variant, variants=engine.VARIANTS, names=names, seats=shown,
         partners=engine.ScoringMode.PARTNERS, starts=starts,
         values=args, errors=errors, submission=submission[:64], import_error=import_error,
         import_submission=secrets.token_urlsafe(16),

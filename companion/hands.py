@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response
 import engine
 from engine import Standings
 
-from . import live, store
+from . import htmx, live, store
 from .db import get_db
 from .decks import deck_grid
 from .errors import row_id
@@ -275,20 +275,24 @@ def new_hand(game_id: int) -> tuple[str, int]:
 
 
 @bp.post("/preview")
-def preview(game_id: int) -> str:
-    """Live running points while cards are tapped (htmx); keeps the entry as a draft."""
+def preview(game_id: int) -> str | tuple[str, int]:
+    """Keeps the entry as a draft, and answers the picker with it: the running points
+    alone (``_running.html``) when htmx asks for them, as each card is tapped."""
     game = get_game_or_404(game_id)
     hand_id = _hand_id(request.form)
     data = _form_data(request.form)
     store.save_draft(get_db(), game.id, hand_id, _phone(), data)
-    then = _then(game, store.load_hand(get_db(), game, hand_id) if hand_id else None)
+    hand = store.load_hand(get_db(), game, hand_id) if hand_id else None
+    then = _then(game, hand)
+    if htmx.answer_format("running") != "part":
+        return _picker(then, data, hand)  # (no page of ours posts here without htmx)
     try:
         reading = read_hand(then, data)
     except FormErrors as exc:
         reading = HandReading(-1, [], {}, exc.errors)
     seats = then.standings.scored_seats(reading.went_out) if reading.went_out >= 0 else ()
     return render_template("_running.html", game=game, reading=reading, seats=seats,
-                           said=_said_at_once(reading, data))
+                           said=_said_at_once(reading, data), as_part=True)
 
 
 @bp.post("/switch")

@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 
 import engine
 from engine import LeverCall, LeverOutcome
+from engine.card_facts import RANK_FACTS
 from engine.jackpot import LEVER_OUTCOMES, OPENING_RANKS, lever_fairness, spin
 
 from . import htmx, live, store
@@ -218,15 +219,18 @@ def _for_this_phone_here() -> dict[str, Any] | None:
 @bp.get("/games/<id:game_id>/for-you")
 @live.page
 def for_you(game_id: int) -> str:
-    """What waits for this phone (the banner's part alone), polled from every page of the
-    game (its live ETag: a 304 until the game changes)."""
-    return render_template("_for_you.html", fy=for_this_phone(jackpot_game_or_404(game_id)))
+    """What waits for this phone: a page, and the banner alone (#for-you) when htmx asks
+    for it, as every page of the game polls it (its live ETag: a 304 until the game
+    changes)."""
+    game = jackpot_game_or_404(game_id)
+    return htmx.page_or_part("for_you.html", "_for_you.html", "for-you", game=game,
+                             fy=for_this_phone(game))
 
 
 def _show_spin(game: store.GameRecord, spin_id: int, *, fresh: bool) -> Response:
     """After a write: to the pull's page (htmx swaps the result in and keeps the URL)."""
     target = url_for("jackpot.spin_result", game_id=game.id, spin_id=spin_id)
-    if htmx.is_htmx():
+    if htmx.answer_format("spin-result") == "part":
         fresh_game = get_game_or_404(game.id)
         spin = store.load_spin(get_db(), fresh_game, spin_id)
         response = current_app.make_response(_lever_page(fresh_game, spin, fresh=fresh))
@@ -240,11 +244,13 @@ def _lever_page(game: store.GameRecord, spin: store.Spin | None = None, *, fresh
     db = get_db()
     cards = store.rule_cards(db, game.id)
     phone = this_phone(game)
-    return render_template(
-        "jackpot.html", game=game, spin=None if spin is None else phone.sees(spin), phone=phone,
+    return htmx.page_or_part(
+        "jackpot.html", "_lever_answer.html", "spin-result",
+        game=game, spin=None if spin is None else phone.sees(spin), phone=phone,
         fresh=fresh, errors=errors or {}, wheel=wheel(), stop=_stop(spin), submission=secrets.token_urlsafe(16),
         direction=store.last_direction(db, game.id), loaded=sum(c.loaded for c in cards),
-        written=len(cards), dealer=game.next_dealer)
+        written=len(cards), dealer=game.next_dealer,
+        openings=[(r.value, RANK_FACTS[r].name) for r in OPENING_RANKS])
 
 
 def _stop(spin: store.Spin | None) -> int | None:
@@ -403,6 +409,8 @@ def _written_where(game: store.GameRecord, phone: Phone,
 
 # -- a spinner for any table -------------------------------------------------------------
 
+#: The variant whose rules page explains the lever, for a table with no game here.
+LEVER_VARIANT = next(v for v in engine.VARIANTS if v.has_lever())
 #: Players a standalone spinner seats (as many as any variant).
 MAX_SPINNER_SEATS = max(v.max_players for v in engine.VARIANTS)
 
@@ -439,7 +447,8 @@ def spinner() -> str | tuple[str, int]:
                              seated=len(names) >= 2 and "players" not in errors,
                              wheel=wheel(), stop=None if call is None else
                              LEVER_OUTCOMES.index(call.outcome),
-                             direction=values.get("direction") or "clockwise", game_id=game_id)
+                             direction=values.get("direction") or "clockwise", game_id=game_id,
+                             lever_variant=LEVER_VARIANT)
     return (html, 400) if errors else html
 
 

@@ -77,16 +77,10 @@ def current_table(values: Mapping[str, Any]) -> TableForm:
     if table.options_problems:
         problems = dict(table.options_problems)
         message = " ".join(problems.values())
-        if wants_json():
+        if htmx.answer_format() == "json":
             abort(make_response(jsonify({"error": message, "fields": problems}), 400))
         abort(400, description=message)
     return table
-
-
-def wants_json() -> bool:
-    """Whether the request asks for JSON (``Accept: application/json``) rather than a page."""
-    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    return best == "application/json"
 
 
 def _links(table: TableForm) -> dict[str, str]:
@@ -114,7 +108,7 @@ def index() -> Any:
     """The checks, for a game's table (?game=<id>) or any table named here."""
     table = current_table(request.args)
     checks = offered(MAIN, table)
-    if wants_json():
+    if htmx.answer_format() == "json":
         return _checks_json(table, [*checks, *offered(SPECIAL, table)])
     return _checks_page(table, checks, offered(SPECIAL, table), here="referee.index")
 
@@ -123,7 +117,7 @@ def index() -> Any:
 def specials() -> Any:
     """The special cards' checks this table's deck holds, and the house rules'."""
     table = current_table(request.args)
-    if wants_json():
+    if htmx.answer_format() == "json":
         return _checks_json(table, offered(SPECIAL, table))
     return _checks_page(table, offered(SPECIAL, table), [], here="referee.specials",
                         special_page=True)
@@ -154,72 +148,109 @@ def _variants() -> list[tuple[str, str]]:
 # -- a check --------------------------------------------------------------------------------
 
 
-@bp.route("/referee/<path:slug>", methods=["GET", "POST"])
-def check(slug: str) -> Any:
-    """One check. GET shows its form (filled from the query); with ``ask=1`` the query is
-    the question, and the page (or htmx's answer, or JSON) answers it: the address holds
-    the verdict, for Back, a reload or a link shared. POST answers the same, and with
-    ``save`` keeps the ruling on the game's log (CSRF and a one-time ``submission`` key)."""
+def _check_or_404(slug: str) -> Check:
     chosen = BY_SLUG.get(slug)
     if chosen is None:
         abort(404, description="The referee has no such check.")
-    posted = request.method == "POST"
-    values = request.form if posted else request.args
+    return chosen
+
+
+@bp.get("/referee/<path:slug>")
+def check(slug: str) -> Any:
+    """One check's form, filled from the query; with ``ask=1`` the query is the question,
+    answered (:func:`answer`): the address holds the verdict, for Back, a reload or a link
+    shared."""
+    chosen = _check_or_404(slug)
+    if request.args.get("ask"):
+        return answer(chosen, request.args)
+    table = current_table(request.args)
+    if htmx.answer_format() == "json":
+        return jsonify({**chosen.describe(table), "csrf_token": csrf_token()})
+    return _check_page(chosen, table, request.args)
+
+
+@bp.post("/referee/<path:slug>")
+def check_posted(slug: str) -> Any:
+    """A check's question sent as a form (CSRF-checked): answered, or with ``save``, its
+    ruling kept (:func:`keep`)."""
+    chosen = _check_or_404(slug)
+    if request.form.get("save"):
+        return keep(chosen, request.form)
+    return answer(chosen, request.form)
+
+
+def answer(chosen: Check, values: Mapping[str, Any]) -> Any:
+    """The verdict on the question ``values`` ask: as JSON, as the answer alone (htmx, with
+    the question's address to show), or as the check's page."""
     table = current_table(values)
-    if not posted and not values.get("ask"):
-        if wants_json():
-            return jsonify({**chosen.describe(table), "csrf_token": csrf_token()})
-        return _check_page(chosen, table, request.args)
-    errors: dict[str, str] = {}
-    verdict: Verdict | None = None
-    too_open: str | None = None  # refused as too open: what to tell the referee (api.md)
+    return _verdict(chosen, table, values, *_ask(chosen, table, values), push=True)
+
+
+def keep(chosen: Check, values: Mapping[str, Any]) -> Any:
+    """Keep the verdict on the question ``values`` ask on its game's rulings, once per
+    one-time ``submission`` key (a resent save keeps one ruling); a viewer may ask but not
+    keep (403), a key used for another question is out of date (409). Without htmx, then
+    to the rulings (303). A question refused, or about no game, is only answered."""
+    table = current_table(values)
+    verdict, errors, too_open = _ask(chosen, table, values)
+    if verdict is None or table.game is None:
+        return _verdict(chosen, table, values, verdict, errors, too_open, push=False)
+    answered_as = htmx.answer_format("answer")
+    require_change(table.game.id)  # a viewer may ask the referee, not keep its rulings
     try:
-        verdict = ask(chosen, table, values)
+        ruling, saved = save_ruling(get_db(), table, chosen, verdict, values)
+    except store.OutOfDate as exc:  # the answer again, with a fresh key: tap again
+        if answered_as == "json":
+            return _json_refusal({"": str(exc)}, 409)
+        return _answered(chosen, table, values, verdict, {}, 409, stale=str(exc))
+    if answered_as == "json":
+        return jsonify(ruling), 201 if saved else 200
+    if answered_as == "page":
+        return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
+    return _answered(chosen, table, values, verdict, {}, 200, saved=saved)
+
+
+def _ask(chosen: Check, table: TableForm, values: Mapping[str, Any]
+         ) -> tuple[Verdict | None, dict[str, str], str | None]:
+    """The referee's verdict on the question, or what keeps it from judging (by field)
+    and, for a question too open to settle, what to tell it (api.md's ``too_open``)."""
+    try:
+        return ask(chosen, table, values), {}, None
     except FormErrors as exc:
-        errors = exc.errors
+        return None, exc.errors, None
     except RefereeError as exc:
-        errors = {"": _sentence(str(exc))}
         too_open = exc.narrow if isinstance(exc, TooOpenError) else None
-    # Only a POST keeps a ruling: a link followed never changes a game.
-    saving = posted and bool(values.get("save")) and verdict is not None and table.game is not None
-    if saving:
-        assert table.game is not None
-        require_change(table.game.id)  # a viewer may ask the referee, not keep its rulings
-    if wants_json():
+        return None, {"": _sentence(str(exc))}, too_open
+
+
+def _verdict(chosen: Check, table: TableForm, values: Mapping[str, Any],
+             verdict: Verdict | None, errors: Mapping[str, str], too_open: str | None, *,
+             push: bool) -> Any:
+    """The verdict, or why the referee cannot judge: as JSON, or as :func:`_answered`."""
+    if htmx.answer_format("answer") == "json":
         if verdict is None:
             return _json_refusal(errors, 400, too_open=too_open)
-        if saving:
-            assert table.game is not None
-            try:
-                ruling, new = save_ruling(get_db(), table, chosen, verdict, values)
-            except store.OutOfDate as exc:
-                return _json_refusal({"": str(exc)}, 409)
-            return jsonify(ruling), 201 if new else 200
         return jsonify(verdict.to_dict())
-    saved: bool | None = None
-    stale: str | None = None
-    status = 400 if verdict is None else 200
-    if saving:
-        assert table.game is not None and verdict is not None
-        try:
-            _, saved = save_ruling(get_db(), table, chosen, verdict, values)
-        except store.OutOfDate as exc:  # the answer again, with a fresh key: tap again
-            stale, status = str(exc), 409
-        else:
-            if not htmx.asks_for("answer"):
-                return redirect(url_for("referee.rulings", game_id=table.game.id), 303)
+    return _answered(chosen, table, values, verdict, errors, 400 if verdict is None else 200,
+                     push=push)
+
+
+def _answered(chosen: Check, table: TableForm, values: Mapping[str, Any],
+              verdict: Verdict | None, errors: Mapping[str, str], status: int, *,
+              push: bool = False, saved: bool | None = None, stale: str | None = None) -> Any:
+    """An answer as htmx asks for it (the part in #answer; refusals in place; with
+    ``push``, the question's address for the address bar), or the check's page."""
     question = question_pairs(chosen, table, values)
-    if htmx.asks_for("answer"):
-        html = render_template("_referee_answer.html", check=chosen, table=table,
-                               verdict=verdict, errors=errors, saved=saved, stale=stale,
-                               submission=secrets.token_urlsafe(16), links=_links(table),
-                               question=question, here=fixed_url("referee.check", slug=slug))
-        # The address bar shows the question asked (a save asks no new question).
-        keep = posted and bool(values.get("save"))
-        push = {} if keep else {"HX-Push-Url": ask_url(chosen, question)}
-        return html, status, {**htmx.IN_PLACE, **push}
-    return _check_page(chosen, table, values, verdict=verdict, errors=errors, status=status,
-                       stale=stale, saved=saved, question=question)
+    if htmx.answer_format("answer") == "page":
+        return _check_page(chosen, table, values, verdict=verdict, errors=errors,
+                           status=status, stale=stale, saved=saved, question=question)
+    html = render_template("_referee_answer.html", check=chosen, table=table,
+                           verdict=verdict, errors=errors, saved=saved, stale=stale,
+                           submission=secrets.token_urlsafe(16), links=_links(table),
+                           question=question, here=fixed_url("referee.check", slug=chosen.slug))
+    # The address bar shows the question asked (keeping a ruling asks no new question).
+    pushed = {"HX-Push-Url": ask_url(chosen, question)} if push else {}
+    return html, status, {**htmx.IN_PLACE, **pushed}
 
 
 def ask_url(check: Check, question: list[tuple[str, str]]) -> str:
@@ -288,7 +319,7 @@ def rulings(game_id: int) -> Any:
     # The next page: the rulings before the oldest listed (a list is bounded in size).
     older_url = (url_for("referee.rulings", game_id=game.id, before=kept[-1]["id"])
                  if older and kept else None)
-    if wants_json():
+    if htmx.answer_format() == "json":
         return jsonify({"game": game.id, "rulings": kept, "older": bool(older),
                         "older_url": older_url})
     table = read_table({}, game)
@@ -336,12 +367,12 @@ def replay() -> Any:
             started = _answerable(Replay.parse(started.text), table)
         except (FormErrors, RefereeError) as exc:
             return _replay_refused(table, _refusal(exc), request.form)
-        if wants_json():
+        if htmx.answer_format() == "json":
             return jsonify(_replay_dict(started, table))
         return redirect(_replay_url(started, table), 303)
     text = request.args.get("p")
     if text is None:
-        if wants_json():
+        if htmx.answer_format() == "json":
             return jsonify(_replay_fields(table))
         return _replay_editor(table, request.args)
     try:
@@ -353,7 +384,7 @@ def replay() -> Any:
         shown = _answerable(Replay.parse(text), table)
     except (FormErrors, RefereeError) as exc:
         return _replay_refused(table, _refusal(exc), request.args)
-    if wants_json():
+    if htmx.answer_format() == "json":
         return jsonify(_replay_dict(shown, table))
     game = shown.game()
     return render_template("referee_replay.html", replay=shown, game_state=game,
@@ -474,6 +505,6 @@ def _refusal(exc: FormErrors | RefereeError) -> dict[str, str]:
 
 
 def _replay_refused(table: TableForm, errors: Mapping[str, str], values: Mapping[str, Any]) -> Any:
-    if wants_json():
+    if htmx.answer_format() == "json":
         return _json_refusal(errors, 400)
     return _replay_editor(table, values, errors, 400)

@@ -110,9 +110,9 @@ class TableForm:
         """Copies of each card in this table's deck."""
         return _deck(self.variant.name, self.options)
 
-    def holds(self, text: str | None) -> bool:
-        """Whether the deck holds the card written ``text`` (None: no card needed)."""
-        return text is None or Card.parse(text) in self.deck
+    def holds(self, card: Card | None) -> bool:
+        """Whether the deck holds ``card`` (None: no card needed)."""
+        return card is None or card in self.deck
 
     @property
     def draw_wilds(self) -> list[str]:
@@ -380,8 +380,6 @@ class Check:
     question: str
     fields: tuple[Field, ...]
     ask: Ask
-    #: A special card the check is about: offered only where the deck holds it.
-    card: str | None = None
     #: Whether the check needs the seats (every check but "Can I play this?").
     seated: bool = True
     #: A house rule the check is about (a TableOptions switch), and what to say up front
@@ -389,6 +387,12 @@ class Check:
     house_rule: tuple[str, str] | None = None
     #: How the referee's refusals name the top field's card.
     top_is: str = "the top card"
+
+    @property
+    def card(self) -> Card | None:
+        """The special card the check is about, as the engine's question says: offered
+        only where the deck holds it."""
+        return referee.QUESTION_CARD.get(self.ask)
 
     def fields_at(self, table: TableForm) -> list[Field]:
         """The fields this table is asked (the lever's only where there is one)."""
@@ -597,13 +601,13 @@ CHECKS: tuple[Check, ...] = (
         Field("give", "card", "The card they gave the next player"),
         Field("hand", "hand", "Their hand before the play", more=True),
         *_MOMENT, _COUNTS,
-    ), referee.wild_dip, card="wild-dip"),
+    ), referee.wild_dip),
     Check("special/swap-hands", "Swap Hands", "Wild Swap Hands: who ends up with what.", (
         Field("player", "seat", "Who played Swap Hands?", required="Tap who played it."),
         Field("swap_with", "seat", "Whom they swap with", blank="Not said yet",
               keyword="target"),
         _NAMED_BY_PLAYER, _COUNTS_BEFORE, *_MOMENT,
-    ), referee.swap_hands, card="wild-swap"),
+    ), referee.swap_hands),
     Check("special/seven-zero", "7-0", "A 7 or a 0 under the 7-0 house rule.", (
         Field("player", "seat", "Who played it?", required="Tap who played the card."),
         Field("card", "card", "The 7 or 0 they played", required="Tap the card played."),
@@ -624,7 +628,7 @@ CHECKS: tuple[Check, ...] = (
               hint="The Droid's player without the Droid; only how many where unknown."),
         Field("lays", "cards", "The cards laid so far, in order", more=True),
         *_MOMENT,
-    ), referee.build_droid, card="wild-droid"),
+    ), referee.build_droid),
 )
 
 BY_SLUG = {c.slug: c for c in CHECKS}

@@ -29,7 +29,7 @@ from .db import get_db, writing
 from .errors import host_name
 from .forms import parse_seat
 from .gate import current_access, device, get_game_or_404, keepers_only, viewers_may_post
-from .htmx import is_htmx
+from .htmx import answer_format
 from .labels import bdi
 from .rule_card_readers import for_this_phone
 from .store import access, get_cache
@@ -231,8 +231,9 @@ def answer_seat(game_id: int, seat: int) -> Response:
             access.set_seat(db, asker, game_id, seat)
         elif asker is not None:
             access.ask_seat(db, asker, game_id, None)
-    if is_htmx():  # answered from the banner, in place: the page being used stays
-        return Response(render_template("_for_you.html", fy=for_this_phone(game)))
+    # Answered from the banner, in place: the page being used stays.
+    if answer_format("for-you") == "part":
+        return Response(render_template("_for_you.html", fy=for_this_phone(game), as_part=True))
     return redirect(url_for("games.scoreboard", game_id=game_id), 303)
 
 

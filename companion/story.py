@@ -262,7 +262,7 @@ def records() -> str:
         versus=kept(("versus", first, second),
                     lambda: stats.head_to_head(db, mine, first, second))
         if first and second else None,
-        jackpot=kept(("jackpot",), lambda: stats.jackpot_outcomes(db, mine)),
+        jackpot=kept(("lever outcomes",), lambda: stats.jackpot_outcomes(db, mine)),
         outcomes=list(engine.LeverOutcome),
         variant_title={v.name: v.title for v in engine.VARIANTS},
     )

@@ -46,7 +46,7 @@ from .scene import HandLike as HandLike
 from .scene import Scene, TableSetup
 from .scene import SeatRef as SeatRef
 from .scene import VariantLike as VariantLike
-from .specials import build_droid, jump_in, seven_zero, swap_hands, wild_dip
+from .specials import QUESTION_CARD, build_droid, jump_in, seven_zero, swap_hands, wild_dip
 from .verdict import (
     BadCountError,
     Case,
@@ -64,6 +64,7 @@ from .verdict import (
 # The types the checks take (Cards, HandLike, SeatRef, VariantLike) are imported from
 # here as before: re-exported by name, outside __all__ as they always were.
 __all__ = [
+    "QUESTION_CARD",
     "BadCountError",
     "Case",
     "Choice",

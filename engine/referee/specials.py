@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from .. import Action, ActionKind, Card, Color, EventKind, Phase, Rank, card_name
@@ -25,9 +25,12 @@ from .wording import cap
 # -- special cards, step by step ------------------------------------------------------------
 
 
-def _special(t: TableSetup, text: str) -> Card:
-    """The deck's one card of this text (a Wild Dip, a Wild Swap Hands, a Droid)."""
-    c = Card.parse(text)
+#: The special cards the questions below are about.
+_DIP, _SWAP, _DROID = (Card.parse(text) for text in ("wild-dip", "wild-swap", "wild-droid"))
+
+
+def _special(t: TableSetup, c: Card) -> Card:
+    """The deck's one ``c`` (a Wild Dip, a Wild Swap Hands, a Droid)."""
     if t.holds.get(c, 0) == 0:
         raise UnknownCardError(f"{card_name(c)} is not in this {t.variant.name} deck")
     return c
@@ -50,7 +53,7 @@ def wild_dip(scene: Scene, player: SeatRef, *, named: Color | str | None = None,
     """
     t = scene.seated()
     p = t.seat(player, "the player")
-    dip = _special(t, "wild-dip")
+    dip = _special(t, _DIP)
     draw_top = [t.card(drawn, "the card drawn")] if drawn is not None else []
     gift = t.card(give, "the card given") if give is not None else None
     others = scene.hands
@@ -90,7 +93,7 @@ def swap_hands(scene: Scene, player: SeatRef, *, target: SeatRef | None = None,
     """
     t = scene.seated()
     p = t.seat(player, "the player")
-    swap = _special(t, "wild-swap")
+    swap = _special(t, _SWAP)
     branch, plays = play_branch(t, p, swap, others=scene.hands, direction=scene.direction,
                                 top=scene.top, color=scene.color, named=named, target=target)
     if named is not None:
@@ -189,7 +192,7 @@ def build_droid(scene: Scene, player: SeatRef, *, named: Color | str | None = No
     """
     t = scene.seated()
     p = t.seat(player, "the player")
-    droid = _special(t, "wild-droid")
+    droid = _special(t, _DROID)
     known = dict(scene.hands)
     mine, size = known.pop(p, ([], t.variant.hand_size))
     branch, plays = play_branch(t, p, droid, others=known, hand=([droid, *mine], size + 1),
@@ -206,6 +209,12 @@ def build_droid(scene: Scene, player: SeatRef, *, named: Color | str | None = No
     # Without ``named`` the color is the player's choice (it is the color play resumes
     # in, R36): each is played out, as for any wild.
     return answer(plays) if named is not None else by_color(t, branch, droid, plays, answer)
+
+
+#: The special card each question about one is about: a table is asked it only where its
+#: deck holds that card (the 7-0 and jump-in are house rules, asked at any table).
+QUESTION_CARD: dict[Callable[..., Verdict], Card] = {
+    wild_dip: _DIP, swap_hands: _SWAP, build_droid: _DROID}
 
 
 def _walk_droid(t: TableSetup, branch: Branch, laid: Sequence[Card]) -> Verdict:

@@ -231,35 +231,85 @@ def test_a_transaction_is_rolled_back_in_one_place():
     assert found == ["companion.db"]
 
 
+@cache
+def rule_names() -> frozenset[str]:
+    """How a rule fact is written as a string: every card's text (``wild-dip``,
+    ``red-skip``), every kind of card's but a number's (``jackpot``: a digit is a digit),
+    and every variant's name (not the aliases: "uno" is a check too)."""
+    import engine
+    from engine.cards import ALL_CARDS
+
+    return frozenset({c.text for c in ALL_CARDS}
+                     | {r.value for r in engine.Rank if not r.is_number}
+                     | {v.name for v in engine.VARIANTS})
+
+
 def rule_facts_in(source: str) -> list[str]:
     """What in a module's source states a rule fact the engine owns: a card's rank, effect
-    or color named as a member (``Rank.JACKPOT``), or a variant named by its name."""
-    import engine
-
-    variants = {v.name for v in engine.VARIANTS}  # (not the aliases: "uno" is a check too)
+    or color named as a member (``Rank.JACKPOT``), or a card, a kind of card or a variant
+    named by its name (a blueprint's own name, an address's word, is no card)."""
+    tree = ast.parse(source)
+    blueprint_names = {id(node.args[0]) for node in ast.walk(tree)
+                       if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Blueprint"
+                       and node.args}
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and node.attr.isupper()
                 and isinstance(node.value, (ast.Name, ast.Attribute))
                 and getattr(node.value, "id", getattr(node.value, "attr", "")) in
                 ("Rank", "Effect", "Color", "LeverOutcome")):
             found.append(f"line {node.lineno}: {ast.unparse(node)}")
-        elif isinstance(node, ast.Constant) and node.value in variants:
+        elif (isinstance(node, ast.Constant) and node.value in rule_names()
+              and id(node) not in blueprint_names):
             found.append(f"line {node.lineno}: {node.value!r}")
+    return found
+
+
+#: A value a template's form sends, written out (``value="wild-dip"``).
+FORM_VALUE = re.compile(r"""\bvalue=(["'])([^"'{}]*)\1""")
+
+
+def template_rule_facts(source: str) -> list[str]:
+    """What in a template names a card, a kind of card or a variant: a string in its
+    Jinja code (``rule_url('wild-jackpot', ...)``), or a value its form sends. Ids and
+    classes (``id="jackpot"``) are the page's own names, not the engine's."""
+    import jinja2
+    from jinja2 import nodes
+
+    tree = jinja2.Environment().parse(source)
+    found = [f"line {n.lineno}: {n.value!r}" for n in tree.find_all(nodes.Const)
+             if isinstance(n.value, str) and n.value in rule_names()]
+    found += [f"line {source.count(chr(10), 0, m.start()) + 1}: value={m.group(2)!r}"
+              for m in FORM_VALUE.finditer(source) if m.group(2) in rule_names()]
     return found
 
 
 @pytest.mark.parametrize("name", sorted(modules()))
 def test_no_rule_fact_in_the_app(name):
     # The engine decides, the app asks: which cards open the lever's first-card pull, which
-    # wilds draw, which variant a form starts on are the engine's (engine.jackpot,
-    # engine.card_facts, engine.VARIANTS), never a literal here.
+    # wilds draw, which variant a form starts on, which card a referee check is about are
+    # the engine's (engine.jackpot, engine.card_facts, engine.VARIANTS,
+    # engine.referee.QUESTION_CARD), never a literal here.
     assert rule_facts_in(modules()[name].read_text(encoding="utf-8")) == []
+
+
+TEMPLATES = PACKAGE.parent / "templates"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in TEMPLATES.glob("*.*")))
+def test_no_rule_fact_in_the_templates(name):
+    assert template_rule_facts((TEMPLATES / name).read_text(encoding="utf-8")) == []
 
 
 def test_the_rule_fact_check_finds_them():
     source = ('first = {r.value: r for r in (engine.Rank.JACKPOT, engine.Rank.WILD_JACKPOT)}\n'
               'DRAW_WILDS = (Rank.WILD_DRAW4, Rank.WILD_DRAW2)\n'
               'variant = find_variant(form.get("variant") or "classic")\n'
-              'name = Rank("wild")\n')
-    assert len(rule_facts_in(source)) == 5
+              'name = Rank("wild")\n'
+              'Check("special/wild-dip", "Wild Dip", "...", (), referee.wild_dip, card="wild-dip")\n'
+              'bp = Blueprint("jackpot", __name__)\n')
+    assert len(rule_facts_in(source)) == 7
+    template = ('<a href="{{ rule_url(\'wild-jackpot\', \'jackpot-lever\') }}">'
+                '<button name="opening" value="jackpot">'
+                '<section id="jackpot" class="skip">{{ "Wild Swap Hands" if deck }}</section>')
+    assert template_rule_facts(template) == ["line 1: 'wild-jackpot'", "line 1: value='jackpot'"]

@@ -89,6 +89,12 @@ def test_preview_shows_running_points_and_keeps_a_draft(table, client, game_id):
     assert "Ann scores 69" in table.text(response)
     assert table.drafts(game_id) == 1
     assert table.counts()["hands"] == 0
+    # Its address answers as any other (companion/htmx.py): the page the part belongs to,
+    # the picker with the entry as sent, for a browser that did not ask for the part.
+    page = table.post(f"/games/{game_id}/hands/preview", fields)
+    assert page.status_code == 200 and table.page(page).select_one("form#hand-form")
+    assert table.field(page, "pts-2") == "12"
+    assert table.text(table.page(page).select_one("#running")) == "Bob 57Cy 12"
 
 
 def test_preview_shows_a_card_problem_while_tapping(table, client, game_id):

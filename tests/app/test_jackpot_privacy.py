@@ -494,6 +494,11 @@ def test_a_dealt_card_waits_for_its_phone_on_every_page_of_the_game(table, jp):
     read = banner.select_one("#read-dealt")
     assert read["href"] == f"/games/{jp}/jackpot/spins/{sid}/cards/1"
     assert cy.text(read) == "Read my rule card"
+    # The poll gets the banner alone; its address opened in a browser is a page with it.
+    assert "<html" not in cy.html(polled)
+    opened = cy.client.get(poll["hx-get"])
+    assert cy.text(cy.page(opened).select_one("h1")) == "For this phone"
+    assert cy.page(opened).select_one("#for-you #read-dealt")["href"] == read["href"]
     for page in (f"/games/{jp}", f"/games/{jp}/hands", f"/games/{jp}/rulings",
                  f"/games/{jp}/jackpot/history", f"/games/{jp}/jackpot/cards",
                  f"/games/{jp}/share", f"/referee?game={jp}"):

@@ -250,9 +250,9 @@ def test_a_plain_form_post_gets_the_whole_page_with_the_form_kept(table):
     assert "<html" in table.html(page)
     form = table.page(page).select_one("form#check-form")
     assert form["action"] == "/referee/challenge#answer"
-    # Asking is a GET (the address holds the question); htmx asks for the answer alone.
+    # Asking is a GET: the address holds the question (tests/browser: htmx swaps the
+    # answer in and shows that address).
     assert form["method"] == "get"
-    assert form["hx-get"] == "/referee/challenge" and form["hx-target"] == "#answer"
     # What was entered is still there, to change and ask again.
     assert table.page(page).select_one("input[name=by][value=Bea]").has_attr("checked")
     assert table.page(page).select_one("input[name=color][value=red]").has_attr("checked")
@@ -672,6 +672,25 @@ def test_a_ruling_is_kept_once_and_listed_with_its_time(table, game_id):
     assert table.text(article).startswith(f"Ruling: {said} Challenge! · ")
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00",
                         article.select_one("time")["datetime"])
+
+
+def test_a_key_spent_on_another_question_is_out_of_date(table, game_id):
+    # A page kept by Back, its key spent on a ruling, asks to keep another: refused, never
+    # read as "already saved"; the answer comes again with a fresh key, to tap again.
+    ask(table, "challenge", game_challenge(game_id, save="1"), HTMX)
+    other = game_challenge(game_id, save="1", color="blue", hand="red-3")
+    stale = ask(table, "challenge", other, HTMX)
+    assert stale.status_code == 409 and stale.headers["X-Answer"] == "in-place"
+    assert "HX-Push-Url" not in stale.headers
+    assert table.page(stale).select_one("#stale") is not None
+    fresh = table.page(stale).select_one("form.save-ruling input[name=submission]")["value"]
+    assert fresh != "key-1"
+    assert ask(table, "challenge", other).status_code == 409
+    refused = ask(table, "challenge", other, JSON)
+    assert refused.status_code == 409 and refused.get_json()["error"]
+    assert len(rulings_kept(table, game_id)) == 1
+    kept = ask(table, "challenge", {**other, "submission": fresh}, HTMX)
+    assert kept.status_code == 200 and len(rulings_kept(table, game_id)) == 2
 
 
 def test_the_games_history_shows_the_rulings_kept(table, game_id):

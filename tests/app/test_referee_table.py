@@ -243,7 +243,7 @@ def test_asking_is_a_get_that_answers_with_the_form_filled(table):
     assert table.page(page).select_one("input[name=color][value=red]").has_attr("checked")
     assert table.field(page, "hand") == "red-3 blue-7"
     form = table.page(page).select_one("form#check-form")
-    assert form["method"] == "get" and form["hx-get"] == "/referee/challenge"
+    assert form["method"] == "get" and form["action"] == "/referee/challenge#answer"
     # The form that asks carries no CSRF token: it would end up in the address.
     assert not form.select("input[name=csrf_token]")
     assert ("ask", "1") in [(i["name"], i["value"]) for i in form.select("input[type=hidden]")]

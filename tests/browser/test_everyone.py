@@ -197,10 +197,16 @@ def test_the_new_game_form_fits_each_variant(page: Page, variant: str) -> None:
     chosen = engine.find_variant(variant)
     page.goto("/games/new")
     wait_for_htmx(page)
+    page.get_by_label("Player 1", exact=True).fill("Ann")
     if variant != "classic":
         with page.expect_response(lambda r: "/games/new" in r.url):
             page.get_by_label("Variant").select_option(variant)
         expect(page.locator("input[name=shown_variant]")).to_have_value(variant)
+    # The variant's own settings are shown; the name typed before the switch stays.
+    expect(page.get_by_text(f"{chosen.title} is for {chosen.min_players} to "
+                            f"{chosen.max_players} players.")).to_be_visible()
+    expect(page.locator("input[name=target]")).to_have_value(str(chosen.default_target or ""))
+    expect(page.get_by_label("Player 1", exact=True)).to_have_value("Ann")
     # The seat list takes the variant's number of seats once htmx has settled the swap.
     expect(page.locator(".seat-list")).to_have_attribute("data-max", str(chosen.max_players))
     add = page.get_by_role("button", name="Add a player")

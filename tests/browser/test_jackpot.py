@@ -219,6 +219,9 @@ def test_the_lever_page_swaps_each_result_in_place(page: Page) -> None:
         "Everyone gets a rule card, starting with Ann, then Bob, Cy.")
     first = spin_id(page, game)
     expect(page.locator("#spin-result #spin-answer")).to_have_count(1)
+    # One live region holds the pull (a screen reader announces it once), nothing twice.
+    expect(page.locator("[aria-live]:has(#spin-outcome)")).to_have_count(1)
+    expect(page.locator("#spin-outcome, #lever-submission, #unit-state")).to_have_count(3)
     expect(key).not_to_have_value(first_key)  # a new one-time key for the next pull
     expect(page.locator("#unit-state")).to_contain_text("6 written, 3 in the unit.")
 
@@ -326,6 +329,9 @@ def lever_pages(page: Page, check: Check) -> None:
     page.goto(f"{game}/jackpot/history")
     expect(page.locator(".chart-bar")).to_have_count(6)
     check("history")
+    page.goto(f"{game}/for-you")  # the address each page polls for its banner, as a page
+    expect(page.get_by_role("heading", level=1)).to_have_text("For this phone")
+    check("for this phone")
 
 
 def first_card_pages(page: Page, check: Check) -> None:

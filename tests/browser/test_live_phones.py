@@ -56,6 +56,14 @@ def test_a_viewer_s_lever_history_shows_a_pull_without_a_reload(page: Page,
     expect(viewer.locator("#spins .spin-line")).to_contain_text("Bob pulled")
     expect(viewer.locator("#fairness-words")).to_contain_text("1 pull.")
     assert viewer.evaluate("window.__notReloaded") is True
+    # On the lever page, a watching phone is shown each pull as it is made.
+    viewer.goto(f"{game}/jackpot")
+    expect(viewer.locator("#spin-answer")).to_contain_text("Bob pulled")
+    wait_for_page(viewer, viewer.locator("#spin-answer"))
+    page.goto(game)
+    page.locator("#jackpot").get_by_role("button", name="Cy pulls").tap()
+    wait_for_page(page, page.locator("#spin-outcome"))
+    expect(viewer.locator("#spin-answer")).to_contain_text("Cy pulled", timeout=SHOWN_WITHIN)
 
 
 def test_a_direction_chosen_on_the_lever_page_survives_a_pull_from_another_phone(
@@ -70,6 +78,12 @@ def test_a_direction_chosen_on_the_lever_page_survives_a_pull_from_another_phone
     page.get_by_text("Counter-clockwise").tap()
     expect(page.locator("input[value=counter-clockwise]")).to_be_checked()
     page.evaluate(MARKER)
+    # This phone's own pull is answered in place; its poll follows that change too.
+    tag = page.locator("#live").get_attribute("data-etag")
+    page.locator("#lever-form").get_by_role("button", name="Ann pulls").tap()
+    expect(page.locator("#spin-answer")).to_contain_text("Ann pulled")
+    expect(page.locator("#live")).not_to_have_attribute("data-etag", tag or "",
+                                                        timeout=POLL_SEEN)
     tag = page.locator("#live").get_attribute("data-etag")
     # The other phone pulls clockwise (its own choice): a change this page follows.
     other.locator("#jackpot").get_by_role("button", name="Cy pulls").tap()
@@ -77,6 +91,8 @@ def test_a_direction_chosen_on_the_lever_page_survives_a_pull_from_another_phone
     expect(page.locator("#live")).not_to_have_attribute("data-etag", tag or "",
                                                         timeout=SHOWN_WITHIN)
     expect(page.locator("input[value=counter-clockwise]")).to_be_checked()
+    # ...and this phone's answer stays the one its own pull brought (not swapped out).
+    expect(page.locator("#spin-answer")).to_contain_text("Ann pulled")
     assert page.evaluate("window.__notReloaded") is True
 
 
