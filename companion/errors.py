@@ -17,6 +17,7 @@ from flask.typing import ResponseValue
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.routing import IntegerConverter
 
+from . import htmx
 from .db import db_broken
 
 #: A refusal's title; a 403's body says who may (the scorekeeper, or a player's own phone).
@@ -116,16 +117,10 @@ def database_problem(exc: sqlite3.Error, db: str) -> tuple[str, str] | None:
     return title, text[:1].upper() + text[1:]
 
 
-def wants_json() -> bool:
-    """Whether the request asks for JSON (``Accept: application/json``) rather than a page."""
-    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    return best == "application/json"
-
-
 def error_page(message: str, status: int, title: str | None = None) -> tuple[ResponseValue, int]:
     """A plain page explaining what went wrong, with its status; the same sentence as JSON
     to a request that asks for JSON."""
-    if wants_json():
+    if htmx.answer_format() == "json":
         return jsonify({"error": message, "fields": {}}), status
     title = title or TITLES.get(status, "That did not work")
     return render_template("error.html", title=title, message=message, status=status), status
