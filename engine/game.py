@@ -729,11 +729,12 @@ class Game:
         >>> game = Game.from_position(Position("classic", (), (("red-7",), ("blue-3",)),
         ...                                    ("red-5",), ("yellow-1",)))
         >>> type(game).__name__, [a.text for a in game.legal_actions()]
-        ('Classic', ['play red-7', 'draw'])
+        ('ClassicGame', ['play red-7', 'draw'])
 
         Raises :class:`SetupError` for a position no hand of this variant can be in.
         """
-        if cls.name and position.variant.strip().lower() in (cls.name, *cls.aliases):
+        named = position.variant.strip().lower()
+        if cls.name and (named == cls.name or named in cls.aliases):
             variant = cls
         else:
             variant = cls._variant_of({"variant": position.variant})
@@ -743,7 +744,8 @@ class Game:
         p.check()  # whatever the variant; what this variant allows is checked below
         names = variant._seat_names(p.players)
         options = variant._resolve_options(p.options)
-        variant._check_cards([c for h in p.hands for c in h] + [*p.discard, *p.draw], options)
+        variant._check_cards([c for h in p.hands for c in h] + list(p.discard) + list(p.draw),
+                             options)
         rng = random.Random(p.seed)
         if p.rng is not None:
             try:
@@ -1517,7 +1519,7 @@ class Drawn(PhaseRules[Game]):
 
     def __init__(self) -> None:
         """No card drawn."""
-        #: The card just drawn (left as it was once played: the saved games hold it so).
+        #: The card just drawn (left as it was once played: only DRAWN reads it).
         self.card: Card | None = None
 
     def copy(self) -> Drawn:
@@ -1599,7 +1601,7 @@ class Pending(PhaseRules[Game]):
         return other
 
     def clear(self) -> None:
-        """The hand is over: nothing left to take (``guilty`` stays, as saved games have it)."""
+        """The hand is over: nothing left to take (``guilty`` stays: only PENDING reads it)."""
         self.amount = 0
         self.source = None
         self.final = False
