@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,20 @@ def test_a_game_set_up_from_a_position_writes_its_setup_only_when_asked():
 def test_a_position_no_hand_can_be_in_is_refused(text, words):
     with pytest.raises(SetupError, match=words):
         Game.from_position(Position.parse(text))
+
+
+#: Games saved by the engine before it had a Position, each stopped in a phase (the droid,
+#: the lever and its discard, the Dip's give, a pending draw, a drawn card), with the
+#: legal actions, the action taken and its events for the next few actions, as that
+#: engine played them.
+SAVES = json.loads((Path(__file__).parent / "golden" / "saves-before-position.json")
+                   .read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("saved", SAVES, ids=[s["phase"] for s in SAVES])
+def test_a_game_saved_before_positions_loads_and_plays_on_as_it_did(saved):
+    game = Game.from_json(saved["save"])
+    assert game.phase.value == saved["phase"]
+    for step in saved["then"]:
+        assert [a.text for a in game.legal_actions()] == step["legal"]
+        assert [e.text for e in game.apply(step["action"])] == step["events"]
