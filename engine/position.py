@@ -334,7 +334,7 @@ class Position:
         # saved format is the same for every variant.
         state.update(_fresh_specials(len(self.hands)))
         state.update((key, json.loads(value)) for key, value in self.specials)
-        state["rng"] = rng_to_json_state(self.rng) if self.rng is not None else None
+        state["rng"] = _rng_json(self.rng) if self.rng is not None else None
         if self.rng is None:
             state["seed"] = self.seed
         if self.guilty is None and self.phase is Phase.PENDING:
@@ -403,14 +403,14 @@ def specials_of(written: dict[str, Any], players: int) -> tuple[tuple[str, str],
                  if value != fresh.get(key))
 
 
-def rng_to_json_state(rng: RngState) -> list[Any]:
+def _rng_json(rng: RngState) -> list[Any]:
     """A generator's state as JSON (the saved games' form)."""
     version, internal, gauss = rng
     return [version, list(internal), gauss]
 
 
 def _text_fields(text: str) -> dict[str, str]:
-    """The ``key=value`` fields of a position's text (or of a text that carries more)."""
+    """The ``key=value`` fields of a position's text."""
     if not isinstance(text, str):
         raise SetupError(f"a position is text, not {text!r}")
     out: dict[str, str] = {}
