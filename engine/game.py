@@ -784,8 +784,13 @@ class Game:
             game._drawn.card = p.drawn
         elif phase is _P_PENDING:
             game._set_pending(p)
-        elif phase is not _P_TURN and phase is not _P_OVER and phase not in game._specials:
-            raise SetupError(f"{variant.name} has no '{phase.value}' phase")
+        elif phase is not _P_TURN and phase is not _P_OVER:
+            waiting = game._specials.get(phase)
+            if waiting is None:
+                raise SetupError(f"{variant.name} has no '{phase.value}' phase")
+            problem = waiting.problem(phase)
+            if problem is not None:
+                raise SetupError(problem)
         for s in p.uno_owed:
             game.owe_uno(s)
         game._start_position = position

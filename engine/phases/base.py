@@ -200,6 +200,11 @@ class SpecialPhase(PhaseRules[PhaseHost]):
     def read_json(self, state: dict[str, Any]) -> None:
         """Restore this phase's state from a saved game's ``state``."""
 
+    def problem(self, phase: Phase) -> str | None:
+        """Why the game cannot be waiting for ``phase`` with this state (a position set out
+        by hand may hold any); None where it can."""
+        return None
+
 
 def distinct(cards: Sequence[Card]) -> list[Card]:
     """The cards without repeats, in order: one action per distinct card."""

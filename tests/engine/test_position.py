@@ -130,6 +130,8 @@ def test_a_game_set_up_from_a_position_writes_its_setup_only_when_asked():
     ("variant=star-wars;players=A,B;hands=red-1/red-2;discard=red-5;droid=%7B%22by%22:1%7D",
      "Droid"),
     ("variant=classic;players=A,B;hands=red-1/red-2;discard=red-5;winner=0", "gone out"),
+    ("variant=star-wars;players=A,B;hands=red-1/red-2;discard=red-5;phase=droid",
+     "a droid is built once a player has played it"),
 ])
 def test_a_position_no_hand_can_be_in_is_refused(text, words):
     with pytest.raises(SetupError, match=words):
