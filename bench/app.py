@@ -45,7 +45,7 @@ from companion.assets import KEPT_COOKIE
 from companion.db import open_db
 from companion.store import access
 from engine.jackpot import spin
-from engine.referee import Position, Replay
+from engine.referee import Replay
 
 GOAL = 10.0
 #: UNO_BENCH_SMOKE=1 (tests/test_bench.py): every default size and page, each timed once.
@@ -265,8 +265,8 @@ def referee_pages(big: int, token: str) -> list[tuple[str, str, str, dict]]:
                           f"/referee/{check}", {"query_string": table}))
         pages.append((f"{label}{name}", "post", f"/referee/{check}",
                       {"data": {**table, **dispute}, "headers": htmx}))
-    replay = Replay(Position.from_game(engine.find_variant("classic").new(
-        ["Ann", "Bob", "Cy", "Dee"], seed=1)))
+    replay = Replay(engine.find_variant("classic").new(
+        ["Ann", "Bob", "Cy", "Dee"], seed=1).position().reseeded(0))
     for _ in range(4):
         replay = replay.play(replay.choices()[0].action)
     return [

@@ -433,13 +433,19 @@ def _position(table: TableForm, values: Mapping[str, Any]) -> Position:
     to_act = engine.seat_of(table.seats, str(read["to_act"]))  # as the games match names
     if to_act is None:
         raise FormErrors({"to_act": f"Whose turn: {read['to_act']!r} is not at this table."})
-    draw = tuple(str(read["draw"] or "").replace(",", " ").split())
-    position = Position(
-        table.variant.name, table.seats, tuple(hands), (str(read["top"]),), draw,
-        color=read["color"], direction=int(engine.Direction.parse(read["direction"])),
-        to_act=to_act, options=table.options)
+    draw = str(read["draw"] or "").replace(",", " ").split()
+    try:
+        position = Position(
+            table.variant.name, table.seats, tuple(tuple(engine.parse_cards(h)) for h in hands),
+            (engine.Card.parse(str(read["top"])),), tuple(engine.parse_cards(draw)),
+            color=read["color"], direction=int(engine.Direction.parse(read["direction"])),
+            to_act=to_act, options=table.options)
+    except engine.CardError as exc:
+        raise engine.referee.UnknownCardError(str(exc)) from None
+    except engine.SetupError as exc:
+        raise engine.referee.ImpossibleSituationError(str(exc)) from None
     # The cards nobody named, shuffled under the draw pile: the engine knows which are left.
-    return position.filled() if read["fill"] else position
+    return engine.referee.filled(position) if read["fill"] else position
 
 
 def _replay_url(r: Replay, table: TableForm) -> str:

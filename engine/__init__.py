@@ -22,6 +22,7 @@ from .game import Game, HandNotOverError, HandResult, NoPointsError, Phase, Setu
 from .jackpot import LeverCall, LeverOutcome, RuleDispenser, rule_card_shares
 from .names import MAX_NAME, clean_name, name_key, names_problem, seat_of
 from .options import TableOption, TableOptions, no_effect, table_options
+from .position import Position
 from .scoring import (
     PARTNER_TEAMS,
     SCORING_REVISION,
@@ -69,6 +70,7 @@ __all__ = [
     "NoPointsError",
     "NotYourTurnError",
     "Phase",
+    "Position",
     "Rank",
     "RuleDispenser",
     "ScoringError",

@@ -5,9 +5,10 @@ The base class plays the classic sheet; a variant changes only what its sheet
 changes. A hand runs as a small state machine: :attr:`Game.phase` says what the
 game waits for and :attr:`Game.to_act` who decides it.
 
->>> from engine import find_variant
->>> game = find_variant("classic").from_position(
-...     ["red-7 red-2", "blue-3 green-5"], discard_pile="red-5", draw_pile="yellow-1 yellow-2")
+>>> from engine import Game, Position
+>>> game = Game.from_position(Position(
+...     "classic", (), (("red-7", "red-2"), ("blue-3", "green-5")), ("red-5",),
+...     ("yellow-1", "yellow-2")))
 >>> [a.text for a in game.legal_actions()]
 ['play red-7', 'play red-2', 'draw', 'play red-7 uno', 'play red-2 uno']
 >>> [e.text for e in game.apply("play red-7")]
@@ -73,7 +74,8 @@ from .events import Event, EventKind
 from .jackpot import RuleDispenser
 from .names import clean_name, names_problem
 from .options import MAX_UNO_PENALTY, TableOptions
-from .phases import SPECIAL_PHASES, JackpotLever, NameColor, Phase, PhaseRules, SpecialPhase
+from .phases import JackpotLever, NameColor, Phase, PhaseRules, SpecialPhase
+from .position import Position, owing, specials_of
 from .results import (
     CLASSIC_SECTIONS,
     HandNotOverError,
@@ -89,11 +91,12 @@ __all__ = ["CLASSIC_SECTIONS", "RETURNED_FIRST", "Drawn", "Game", "HandNotOverEr
 
 
 #: The attributes a copy of a game shares with it: immutable values (numbers, enums,
-#: cards, tuples), or, for ``_setup`` and ``_start_of_hand``, values never changed once set.
+#: cards, tuples, positions), or, for ``_setup`` and ``_start_of_hand``, values never
+#: changed once set.
 _SHARED = (
     "_color", "_direction", "_forced_play", "_jump_in", "_legal", "_n", "_penalty",
     "_phase", "_reverse_skips", "_setup", "_seven_o", "_stack_rule", "_start_of_hand",
-    "_to_act", "_until_playable", "_winner",
+    "_start_position", "_to_act", "_until_playable", "_winner",
 )
 
 
@@ -101,7 +104,7 @@ class Game:
     """Standard UNO rules (the classic sheet); subclasses are the variants.
 
     Make a game with :meth:`new` (a shuffled or stacked deck), :meth:`from_position`
-    (any moment of a hand) or :meth:`from_json`; then :meth:`legal_actions`,
+    (any moment of a hand, :class:`engine.Position`) or :meth:`from_json`; then :meth:`legal_actions`,
     :meth:`is_legal` / :meth:`why_illegal` and :meth:`apply` until :attr:`is_over`.
     """
 
@@ -134,6 +137,7 @@ class Game:
         "_specials",
         "_stack_rule",
         "_start_of_hand",
+        "_start_position",
         "_to_act",
         "_uno_owed",
         "_until_playable",
@@ -332,6 +336,8 @@ class Game:
         self._setup: dict[str, Any] = {}
         # new(): the seed or generator state, and the stacked deck; JSON made on demand.
         self._start_of_hand: tuple[dict[str, Any], list[Card] | None] | None = None
+        # from_position(): the position it set up; its JSON made on demand.
+        self._start_position: Position | None = None
         #: Every action applied since the start, in order.
         self.history: list[Action] = []
         #: The events of the deal and the first card.
@@ -713,115 +719,120 @@ class Game:
         return deck + [_cards([first])[0]] + _cards(draw_pile)
 
     @classmethod
-    def from_position(cls, hands: Sequence[Sequence[Card | str] | str],
-                      discard_pile: Sequence[Card | str] | str,
-                      draw_pile: Sequence[Card | str] | str = (), *,
-                      players: Sequence[str] | None = None,
-                      current_color: Color | str | None = None, direction: int = 1,
-                      to_act: int = 0, dealer: int | None = None,
-                      drawn: Card | str | None = None, pending_draw: int = 0,
-                      pending_from: int | None = None,
-                      previous_color: Color | str | None = None,
-                      uno_owed: Sequence[int] = (), options: TableOptions | None = None,
-                      seed: int | None = None, rng: random.Random | None = None,
-                      rule_cards: int | None = None) -> Self:
-        """Any moment of a hand, for settling a dispute.
+    def from_position(cls, position: Position) -> Self:
+        """The game at ``position`` (:mod:`engine.position`), as ``chess.Board(fen)`` sets a
+        board up: called on :class:`Game`, the game of the position's variant. A position
+        taken with :meth:`position` goes on exactly as the game it was taken from (random
+        generator included); a set-out one as the table set it out, for settling a dispute.
 
-        ``hands`` by seat; ``discard_pile`` bottom first (its last card is the top);
-        ``draw_pile`` top first. The phase follows from the arguments: ``drawn`` (a
-        card ``to_act`` just drew) gives the after-draw decision, ``pending_draw`` a
-        draw ``to_act`` must take or challenge (``pending_from`` played it, by default
-        the previous player; ``previous_color`` was the color in play before a draw
-        wild, by default the color of the card under it). A hand left empty with no
-        draw pending means that player has gone out. ``uno_owed`` lists players at one
-        card who have not called UNO and can still be caught. ``rule_cards``: how many of
-        the written rule cards are still in the Wild Jackpot unit, the rest on its used
-        pile (R17; by default all of them).
+        >>> from engine import Position
+        >>> game = Game.from_position(Position("classic", (), (("red-7",), ("blue-3",)),
+        ...                                    ("red-5",), ("yellow-1",)))
+        >>> type(game).__name__, [a.text for a in game.legal_actions()]
+        ('ClassicGame', ['play red-7', 'draw'])
+
+        Raises :class:`SetupError` for a position no hand of this variant can be in.
         """
-        seat_hands = [_cards(h) for h in hands]
-        discard = _cards(discard_pile)
-        draw = _cards(draw_pile)
-        names = list(players) if players is not None else cls._seat_names(len(seat_hands))
-        if len(names) != len(seat_hands):
-            raise SetupError("give one name per hand")
-        names = cls._seat_names(names)
-        n = len(names)
-        options = cls._resolve_options(options)
-        cls._check_cards([c for h in seat_hands for c in h] + discard + draw, options)
-        if not discard:
-            raise SetupError("the discard pile needs at least its top card")
-        if direction not in (1, -1):
-            raise SetupError("direction is 1 (clockwise) or -1 (counter-clockwise)")
-        if not 0 <= to_act < n:
-            raise SetupError(f"to_act must be a seat from 0 to {n - 1}")
-        dealer = (to_act - direction) % n if dealer is None else dealer
-        if not 0 <= dealer < n:
-            raise SetupError(f"the dealer must be a seat from 0 to {n - 1}")
-        if rng is None:
-            rng = random.Random(secrets.randbits(63) if seed is None else seed)
-        elif seed is not None:
-            raise SetupError("give a seed or a random generator, not both")
-        game = cls(names, options, dealer, rng)
-        game._hands = seat_hands
-        game._draw = draw[::-1]
-        game._discard = discard
-        game._direction = direction
-        top = discard[-1]
-        color = _color(current_color) if current_color is not None else top.color
-        if color is None:
-            raise SetupError("the top card is a wild: give the current color")
-        game._color = color
-        game._prepare_specials()
-        if rule_cards is not None:
-            game._leave_rule_cards(rule_cards)
-        game._to_act = to_act
-        empty = [s for s in range(n) if not seat_hands[s]]
-        if pending_draw:
-            if top not in DRAW_OF:
-                raise SetupError("a pending draw needs a draw card on top of the discard pile")
-            if drawn is not None:
-                raise SetupError("a player facing a draw has not drawn a card yet")
-            source = (to_act - direction) % n if pending_from is None else pending_from
-            if not 0 <= source < n or source == to_act:
-                raise SetupError("pending_from must be another seat")
-            pending = game._pending
-            pending.amount, pending.source = pending_draw, source
-            game._phase = Phase.PENDING
-            if empty and empty != [source]:
-                raise SetupError("only the player who played the draw card can have gone out")
-            if empty:
-                pending.final = True
-                game._winner = source
-            elif top in DRAW_WILDS and game.challenges:
-                before = _color(previous_color) if previous_color is not None else (
-                    discard[-2].color if len(discard) > 1 else None)
-                if before is None:
-                    raise SetupError("give previous_color: the color in play before the "
-                                     f"{card_name(top)}")
-                under = discard[-2] if len(discard) > 1 else top
-                pending.guilty = game.bluffed(seat_hands[source], before, under)
-            if top not in DRAW_WILDS and game._stack_rule is None:
-                raise SetupError("without stacking only a draw wild leaves a draw pending")
-        elif empty:
-            if len(empty) > 1 or drawn is not None:
-                raise SetupError("only one player can have gone out")
-            game._winner = empty[0]
-            game._phase = Phase.OVER
-            game._to_act = None
-        elif drawn is not None:
-            got = _cards([drawn])[0]
-            if got not in seat_hands[to_act]:
-                raise SetupError("the drawn card must be in the hand of the player to act")
+        named = position.variant.strip().lower()
+        if cls.name and (named == cls.name or named in cls.aliases):
+            variant = cls
+        else:
+            variant = cls._variant_of({"variant": position.variant})
+            if cls.name and variant is not cls:
+                raise SetupError(f"a position of {variant.name} is not one of {cls.name}")
+        p = position
+        p.check()  # whatever the variant; what this variant allows is checked below
+        names = variant._seat_names(p.players)
+        options = variant._resolve_options(p.options)
+        variant._check_cards([c for h in p.hands for c in h] + list(p.discard) + list(p.draw),
+                             options)
+        rng = random.Random(p.seed)
+        if p.rng is not None:
+            try:
+                rng.setstate(p.rng)
+            except (TypeError, ValueError):
+                raise SetupError("rng is not a random generator's state") from None
+        assert p.dealer is not None and p.phase is not None  # worked out by the position
+        game = variant(names, options, p.dealer, rng)
+        game._hands = [list(h) for h in p.hands]
+        game._draw = list(reversed(p.draw))
+        game._discard = list(p.discard)
+        game._direction = p.direction
+        game._color = p.color
+        for special in dict.fromkeys(game._specials.values()):
+            state = p.special_state(type(special), len(names))
+            if state is None:
+                special.prepare(game)  # a fresh game's: the lever loads its rule cards (R17)
+                continue
+            try:
+                special.read_json(state)
+                laid = special.laid_aside()
+                if laid is not None and len(laid) != len(names):
+                    raise ValueError
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise SetupError(f"not the saved state of {type(special).__name__}") from None
+        if p.rule_cards_left is not None:
+            game._leave_rule_cards(p.rule_cards_left)
+        phase = p.phase
+        game._phase = phase
+        game._to_act = p.to_act
+        game._winner = p.winner
+        if phase is _P_DRAWN:
             if not game.may_play_drawn_card:
-                raise SetupError(f"in {cls.name} a drawn card is never played that turn (R29)")
-            game._drawn.card = got
-            game._phase = Phase.DRAWN
-        for s in uno_owed:
-            if not 0 <= s < n or len(seat_hands[s]) != 1:
-                raise SetupError("only a player holding one card can owe an UNO call")
+                raise SetupError(f"in {variant.name} a drawn card is never played that turn "
+                                 "(R29)")
+            game._drawn.card = p.drawn
+        elif phase is _P_PENDING:
+            game._set_pending(p)
+        elif phase is not _P_TURN and phase is not _P_OVER:
+            waiting = game._specials.get(phase)
+            if waiting is None:
+                raise SetupError(f"{variant.name} has no '{phase.value}' phase")
+            problem = waiting.problem(phase)
+            if problem is not None:
+                raise SetupError(problem)
+        for s in p.uno_owed:
             game.owe_uno(s)
-        game._setup = {"variant": cls.name, "position": game._state_json()}
+        game._start_position = position
         return game
+
+    def _set_pending(self, p: Position) -> None:
+        top = p.discard[-1]
+        pending = self._pending
+        pending.amount, pending.source, pending.final = p.pending_draw, p.pending_from, p.final
+        if p.guilty is not None:
+            pending.guilty = p.guilty
+        elif not p.final and top in DRAW_WILDS and self.challenges:
+            # Set out: R10's bluff, from the color in play before the draw wild.
+            discard = p.discard
+            before = p.previous_color if p.previous_color is not None else (
+                discard[-2].color if len(discard) > 1 else None)
+            if before is None:
+                raise SetupError("give previous_color: the color in play before the "
+                                 f"{card_name(top)}")
+            assert p.pending_from is not None
+            under = discard[-2] if len(discard) > 1 else top
+            pending.guilty = self.bluffed(p.hands[p.pending_from], before, under)
+        if top not in DRAW_WILDS and self._stack_rule is None:
+            raise SetupError("without stacking only a draw wild leaves a draw pending")
+
+    def position(self) -> Position:
+        """This moment of the hand, whole (:mod:`engine.position`), as ``board.fen()``
+        writes a board: :meth:`from_position` sets up a game that goes on exactly as this
+        one, random generator included."""
+        phase = self._phase
+        pending = self._pending if phase is _P_PENDING else None
+        written: dict[str, Any] = {}
+        for special in dict.fromkeys(self._specials.values()):
+            special.write_json(written)
+        return Position(
+            self.name, self.players, tuple([tuple(h) for h in self._hands]),
+            tuple(self._discard), tuple(reversed(self._draw)), self._color, self._direction,
+            self._to_act, self.dealer, self._drawn.card if phase is _P_DRAWN else None,
+            pending.amount if pending else 0, pending.source if pending else None,
+            uno_owed=owing(self._hands, self._uno_owed), options=self.options, phase=phase,
+            winner=self._winner, guilty=pending.guilty if pending else None,
+            specials=specials_of(written, self._n), rng=self._rng.getstate())
 
     @classmethod
     def _seat_names(cls, players: int | Sequence[str]) -> list[str]:
@@ -962,37 +973,13 @@ class Game:
             return {"variant": self.name, "players": list(self.players), "dealer": self.dealer,
                     "options": self.options.to_dict(), **_copy_json(start),
                     "deck": [c.text for c in stacked] if stacked is not None else None}
+        if self._start_position is not None:
+            # Written when asked, not on every set-up: the referee sets positions up by the
+            # thousand and never asks.
+            start_game = type(self).from_position(self._start_position)
+            return {"variant": self.name, "position": start_game.position().to_json()}
         copied: dict[str, Any] = _copy_json(self._setup)
         return copied
-
-    def _state_json(self) -> dict[str, Any]:
-        state: dict[str, Any] = {
-            "players": list(self.players),
-            "options": self.options.to_dict(),
-            "dealer": self.dealer,
-            "hands": [[c.text for c in h] for h in self._hands],
-            "draw_pile": [c.text for c in reversed(self._draw)],
-            "discard_pile": [c.text for c in self._discard],
-            "color": self._color.value if self._color is not None else None,
-            "direction": self._direction,
-            "to_act": self._to_act,
-            "phase": self._phase.value,
-            "winner": self._winner,
-        }
-        self._drawn.write_json(state)
-        self._pending.write_json(state)
-        state["uno_owed"] = list(self._uno_owed)
-        # Every variant saves every special phase's state (a default where it has none),
-        # so the saved format is the same for all: old saves and golden files load.
-        specials = self._specials
-        for special_type in SPECIAL_PHASES:
-            special = specials.get(special_type.phases[0])
-            if isinstance(special, special_type):
-                special.write_json(state)
-            else:
-                special_type.write_default(state, self._n)
-        state["rng"] = rng_to_json(self._rng)
-        return state
 
     def to_json(self) -> dict[str, Any]:
         """Everything about the game as plain JSON values; :meth:`from_json` restores it
@@ -1000,7 +987,7 @@ class Game:
         return {
             "variant": self.name,
             "setup": self.setup,
-            "state": self._state_json(),
+            "state": self.position().to_json(),
             "history": [a.text for a in self.history],
         }
 
@@ -1008,7 +995,8 @@ class Game:
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """The game saved by :meth:`to_json`."""
         variant = cls._variant_of(data)
-        game = variant._from_state(data["state"])
+        game = variant.from_position(Position.from_json(data["state"], variant.name))
+        game._start_position = None
         game._setup = _copy_json(dict(data.get("setup") or {}))
         game._start_of_hand = None
         game.history = [Action.parse(t) for t in data.get("history", [])]
@@ -1025,27 +1013,6 @@ class Game:
         return cast("type[Self]", variant)
 
     @classmethod
-    def _from_state(cls, s: Mapping[str, Any]) -> Self:
-        options = TableOptions.from_dict(s["options"])
-        rng = random.Random()
-        rng.setstate(rng_from_json(s["rng"]))
-        game = cls(s["players"], options, s["dealer"], rng)
-        game._hands = [parse_cards(h) for h in s["hands"]]
-        game._draw = parse_cards(s["draw_pile"])[::-1]
-        game._discard = parse_cards(s["discard_pile"])
-        game._color = Color(s["color"]) if s["color"] is not None else None
-        game._direction = s["direction"]
-        game._to_act = s["to_act"]
-        game._phase = Phase(s["phase"])
-        game._winner = s["winner"]
-        game._drawn.read_json(s)
-        game._pending.read_json(s)
-        game._uno_owed = list(s["uno_owed"])
-        for special in dict.fromkeys(game._specials.values()):
-            special.read_json(dict(s))
-        return game
-
-    @classmethod
     def _replay_start(cls, setup: Mapping[str, Any] | int, *,
                players: int | Sequence[str] | None = None,
                options: TableOptions | None = None, dealer: int = 0) -> Self:
@@ -1058,7 +1025,8 @@ class Game:
             start = setup.get("setup", setup)
             variant = cls._variant_of(start)
             if "position" in start:
-                game = variant._from_state(start["position"])
+                game = variant.from_position(Position.from_json(start["position"], variant.name))
+                game._start_position = None  # the setup as saved, not as worked out again
                 game._setup = _copy_json(dict(start))
             else:
                 opts = TableOptions.from_dict(start.get("options"))
@@ -1556,7 +1524,7 @@ class Drawn(PhaseRules[Game]):
 
     def __init__(self) -> None:
         """No card drawn."""
-        #: The card just drawn (left as it was once played: the saved games hold it so).
+        #: The card just drawn (left as it was once played: only DRAWN reads it).
         self.card: Card | None = None
 
     def copy(self) -> Drawn:
@@ -1610,14 +1578,6 @@ class Drawn(PhaseRules[Game]):
         """Playing the drawn card or keeping it."""
         return f"{who} to play the drawn card or keep it"
 
-    def write_json(self, state: dict[str, Any]) -> None:
-        """``drawn``."""
-        state["drawn"] = self.card.text if self.card is not None else None
-
-    def read_json(self, state: Mapping[str, Any]) -> None:
-        """``drawn``."""
-        self.card = Card.parse(state["drawn"]) if state["drawn"] is not None else None
-
 
 class Pending(PhaseRules[Game]):
     """``PENDING``: ``to_act`` must take a draw, challenge a draw wild (R10) or pass the
@@ -1646,7 +1606,7 @@ class Pending(PhaseRules[Game]):
         return other
 
     def clear(self) -> None:
-        """The hand is over: nothing left to take (``guilty`` stays, as saved games have it)."""
+        """The hand is over: nothing left to take (``guilty`` stays: only PENDING reads it)."""
         self.amount = 0
         self.source = None
         self.final = False
@@ -1789,22 +1749,6 @@ class Pending(PhaseRules[Game]):
             ", challenge it" if table.challenges and table._discard[-1] in DRAW_WILDS
             else "") + (" or pass it on" if table._stack_rule else "")
 
-    # -- saving -------------------------------------------------------------------------
-
-    def write_json(self, state: dict[str, Any]) -> None:
-        """``pending``, ``pending_from``, ``guilty``, ``final``."""
-        state["pending"] = self.amount
-        state["pending_from"] = self.source
-        state["guilty"] = self.guilty
-        state["final"] = self.final
-
-    def read_json(self, state: Mapping[str, Any]) -> None:
-        """``pending``, ``pending_from``, ``guilty``, ``final``."""
-        self.amount = state["pending"]
-        self.source = state["pending_from"]
-        self.guilty = state["guilty"]
-        self.final = state["final"]
-
 
 #: TURN's object: it holds no state, so every game shares it.
 _TURN = Turn()
@@ -1904,15 +1848,6 @@ def _cards(cards: Sequence[Card | str] | str) -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
     return [Card.parse(c) if isinstance(c, str) else c for c in cards]
-
-
-def _color(color: Color | str) -> Color:
-    if isinstance(color, Color):
-        return color
-    try:
-        return Color(color.strip().lower())
-    except ValueError:
-        raise SetupError(f"{color!r} is not a color (red, yellow, green, blue)") from None
 
 
 def _copy_json(data: Any) -> Any:

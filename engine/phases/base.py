@@ -7,7 +7,7 @@ droid) opens a decision of its own before play goes on. Each is an object, in a
 module of this package, holding its own state and answering its own questions
 side by side: which actions are legal (:meth:`SpecialPhase.legal`), why one is
 not (:meth:`SpecialPhase.check`), what applying it does
-(:meth:`SpecialPhase.apply`) and its part of the saved game
+(:meth:`SpecialPhase.apply`) and its part of a position (``engine.Position``)
 (:meth:`SpecialPhase.write_json`, :meth:`SpecialPhase.read_json`). A variant
 declares the phases it uses (``Game.special_phases``), as python-chess's
 ``CrazyhouseBoard`` owns its pockets; the base game knows none of their state.
@@ -199,6 +199,11 @@ class SpecialPhase(PhaseRules[PhaseHost]):
 
     def read_json(self, state: dict[str, Any]) -> None:
         """Restore this phase's state from a saved game's ``state``."""
+
+    def problem(self, phase: Phase) -> str | None:
+        """Why the game cannot be waiting for ``phase`` with this state (a position set out
+        by hand may hold any); None where it can."""
+        return None
 
 
 def distinct(cards: Sequence[Card]) -> list[Card]:

@@ -114,6 +114,12 @@ class Droid(SpecialPhase):
         """No droid: nothing laid."""
         state["droid"] = {"by": None, "last": None, "laid": [[] for _ in range(players)]}
 
+    def problem(self, phase: Phase) -> str | None:
+        """A droid is built only once someone has played it."""
+        if self.by is None:
+            return "a droid is built once a player has played it: give the droid's 'by'"
+        return None
+
     def read_json(self, state: dict[str, Any]) -> None:
         """``droid``."""
         droid = state["droid"]

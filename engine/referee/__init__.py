@@ -39,8 +39,9 @@ are in :mod:`engine.referee.keywords`.
 
 from __future__ import annotations
 
+from .. import Position
 from .checks import can_play, challenge, end_of_hand, first_card, uno_catch, whos_next
-from .replay import Choice, Position, Replay, Step
+from .replay import Choice, Replay, Step, filled
 from .scene import Cards as Cards
 from .scene import HandLike as HandLike
 from .scene import Scene, TableSetup
@@ -86,6 +87,7 @@ __all__ = [
     "can_play",
     "challenge",
     "end_of_hand",
+    "filled",
     "first_card",
     "jump_in",
     "seven_zero",

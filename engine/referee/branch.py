@@ -18,6 +18,7 @@ from .. import (
     Event,
     Game,
     IllegalActionError,
+    Position,
     SetupError,
     card_name,
 )
@@ -223,10 +224,10 @@ class Branch:
             draw = [*self.draw_top, *pool[:extra]]
             discard = [*pool[extra:], *self.discard]  # under the top card (R2)
         try:
-            return t.variant.from_position(
-                hands, discard, draw, players=t.names,
-                current_color=self.color, direction=self.direction, to_act=self.to_act,
-                options=t.options, seed=0, rule_cards=self.rule_cards)
+            return t.variant.from_position(Position(
+                t.variant.name, t.names, tuple(map(tuple, hands)), tuple(discard), tuple(draw),
+                self.color, self.direction, self.to_act, options=t.options,
+                rule_cards_left=self.rule_cards))
         except SetupError as exc:
             raise ImpossibleSituationError(str(exc)) from None
 

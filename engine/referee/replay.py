@@ -1,29 +1,26 @@
-"""Replaying a position: :class:`Position` holds a whole state as one line of text and
-:class:`Replay` the actions played from it, so a link can hold both."""
+"""Replaying a position: the engine's :class:`~engine.Position` holds a whole state as one
+line of text and :class:`Replay` the actions played from it, so a link can hold both."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
-from functools import cached_property
+from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import quote, unquote
 
 from .. import (
     Action,
     ActionKind,
-    Card,
     CardError,
     Direction,
     Event,
     Game,
     IllegalActionError,
     Phase,
+    Position,
     SetupError,
-    TableOptions,
     card_name,
     find_variant,
     new_standings,
@@ -37,242 +34,55 @@ from .verdict import (
     event_dict,
 )
 
-# -- replaying a position: one link holds the whole state ----------------------------------
-
-_OPTION_DEFAULTS = TableOptions()
+# -- a position as the referee reads it: its errors, the cards nobody named --------------
 
 
-@dataclass(frozen=True)
-class Position:
-    """A full position as :meth:`Game.from_position` takes it, with a compact text form that
-    round-trips (``Position.parse(p.text) == p``), so a link can hold it.
-
-    >>> p = Position("classic", ("Ann", "Bea"), (("red-7", "red-2"), ("blue-3",)), ("red-5",),
-    ...              ("yellow-1", "yellow-2"))
-    >>> p.text
-    'variant=classic;players=Ann,Bea;hands=red-7.red-2/blue-3;discard=red-5;draw=yellow-1.yellow-2'
-    >>> Position.parse(p.text) == p
-    True
-    >>> p.game().to_act
-    0
-    """
-
-    variant: str
-    players: tuple[str, ...]
-    #: Each seat's cards, as card text.
-    hands: tuple[tuple[str, ...], ...]
-    #: Bottom first: the last card is the top card.
-    discard: tuple[str, ...]
-    #: Top first.
-    draw: tuple[str, ...] = ()
-    color: str | None = None
-    direction: int = 1
-    to_act: int = 0
-    dealer: int | None = None
-    drawn: str | None = None
-    pending_draw: int = 0
-    pending_from: int | None = None
-    previous_color: str | None = None
-    uno_owed: tuple[int, ...] = ()
-    options: TableOptions = _OPTION_DEFAULTS
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        # Cards in their canonical text, so equal positions have equal texts.
-        def canon(cards: Iterable[str]) -> tuple[str, ...]:
-            try:
-                return tuple(Card.parse(c).text for c in cards)
-            except CardError as exc:
-                raise UnknownCardError(str(exc)) from None
-
-        object.__setattr__(self, "hands", tuple(canon(h) for h in self.hands))
-        object.__setattr__(self, "discard", canon(self.discard))
-        object.__setattr__(self, "draw", canon(self.draw))
-        object.__setattr__(self, "players", tuple(self.players))
-        object.__setattr__(self, "uno_owed", tuple(self.uno_owed))
-        if self.drawn is not None:
-            object.__setattr__(self, "drawn", canon([self.drawn])[0])
-
-    @cached_property
-    def text(self) -> str:
-        """The compact text form: ``key=value`` fields joined by ``;``, defaults left out.
-        (Worked out once: a replay's page links its position a dozen times.)"""
-        parts = [f"variant={self.variant}",
-                 "players=" + ",".join(quote(p, safe="") for p in self.players),
-                 "hands=" + "/".join(".".join(h) for h in self.hands),
-                 "discard=" + ".".join(self.discard)]
-        if self.draw:
-            parts.append("draw=" + ".".join(self.draw))
-        for name in ("color", "direction", "to_act", "dealer", "drawn", "pending_draw",
-                     "pending_from", "previous_color"):
-            value = getattr(self, name)
-            if value != getattr(_POSITION_DEFAULTS, name):
-                parts.append(f"{name}={value}")
-        if self.uno_owed:
-            parts.append("uno_owed=" + ".".join(str(s) for s in self.uno_owed))
-        opts = _options_text(self.options)
-        if opts:
-            parts.append(f"options={opts}")
-        if self.seed:
-            parts.append(f"seed={self.seed}")
-        return ";".join(parts)
-
-    @classmethod
-    def parse(cls, text: str) -> Position:
-        """Read :attr:`text`; raises :class:`RefereeError` for anything else."""
-        fields_ = _fields(text)
-        fields_.pop("actions", None)
-        return _position(fields_)
-
-    @classmethod
-    def from_game(cls, game: Game, seed: int = 0) -> Position:
-        """The position ``game`` is in (a turn, a drawn card or the end of the hand).
-
-        A pending draw cannot be taken: who played it and the color before it are not
-        part of the engine's public state.
-        """
-        if game.phase not in (Phase.TURN, Phase.DRAWN, Phase.OVER):
-            raise ImpossibleSituationError(
-                f"a position can be taken at a turn, not while the game waits for "
-                f"'{game.phase.value}'")
-        drawn = game.drawn_card
-        color = game.current_color
-        top = game.top_card
-        return cls(game.name, game.players, tuple(tuple(c.text for c in h) for h in game.hands),
-                   tuple(c.text for c in game.discard_pile),
-                   tuple(c.text for c in game.draw_pile),
-                   color.value if color is not None and top.color is None else None,
-                   game.direction, game.to_act if game.to_act is not None else 0, game.dealer,
-                   drawn.text if drawn is not None else None,
-                   uno_owed=game.uno_owed, options=game.options, seed=seed)
-
-    def filled(self) -> Position:
-        """The position with the cards of the deck nobody named (in no hand nor pile)
-        shuffled by the position's seed under the draw pile: a position set out with only
-        the cards that matter, made whole.
-
-        >>> p = Position("classic", ("Ann", "Bea"), (("red-7",), ("blue-3",)), ("red-5",))
-        >>> len(p.filled().draw), p.filled().draw == p.filled().draw  # 109 cards less 3
-        (106, True)
-        """
-        deck = _variant_of(self.variant).deck_counts(self.options)
-        left = Counter(deck)
-        left.subtract(Card.parse(c) for c in (*(c for h in self.hands for c in h),
-                                              *self.discard, *self.draw))
-        order = {c: i for i, c in enumerate(deck)}
-        rest = [c.text for c in sorted((+left).elements(), key=order.__getitem__)]
-        random.Random(self.seed).shuffle(rest)
-        return replace(self, draw=(*self.draw, *rest))
-
-    def game(self) -> Game:
-        """The position, set up by the engine (:meth:`Game.from_position`)."""
-        cls = _variant_of(self.variant)
-        try:
-            return cls.from_position(
-                [list(h) for h in self.hands], list(self.discard), list(self.draw),
-                players=self.players, current_color=self.color, direction=self.direction,
-                to_act=self.to_act, dealer=self.dealer, drawn=self.drawn,
-                pending_draw=self.pending_draw, pending_from=self.pending_from,
-                previous_color=self.previous_color, uno_owed=self.uno_owed,
-                options=self.options, seed=self.seed)
-        except CardError as exc:
-            raise UnknownCardError(str(exc)) from None
-        except SetupError as exc:
-            raise ImpossibleSituationError(str(exc)) from None
+def parse_position(text: str) -> Position:
+    """The engine's :meth:`Position.parse`, its refusals as the referee's errors."""
+    with _impossible():
+        return Position.parse(text)
 
 
-def _variant_of(name: str) -> type[Game]:
+def position_game(position: Position) -> Game:
+    """The position, set up by the engine (:meth:`Game.from_position`)."""
     try:
-        return find_variant(name)
+        variant = find_variant(position.variant)
     except ValueError as exc:
         raise UnknownVariantError(str(exc)) from None
+    with _impossible():
+        return variant.from_position(position)
 
 
-_POSITION_DEFAULTS = Position("classic", (), (), ())
-_POSITION_KEYS = {"variant", "players", "hands", "discard", "draw", "color", "direction",
-                  "to_act", "dealer", "drawn", "pending_draw", "pending_from", "previous_color",
-                  "uno_owed", "options", "seed"}
+def filled(position: Position) -> Position:
+    """``position`` with the cards of the deck nobody named (in no hand nor pile) shuffled
+    by the position's seed under the draw pile: a position set out with only the cards
+    that matter, made whole.
 
-
-def _position(f: dict[str, str]) -> Position:
-    """The position written in the fields of :attr:`Position.text`."""
-    def cards(value: str) -> tuple[str, ...]:
-        return tuple(x for x in value.split(".") if x)
-
-    def number(name: str) -> int | None:
-        if name not in f:
-            return None
-        try:
-            return int(f[name])
-        except ValueError:
-            raise ImpossibleSituationError(f"{name} must be a number") from None
-
-    unknown = set(f) - _POSITION_KEYS
-    if unknown:
-        raise ImpossibleSituationError(f"unknown fields: {', '.join(sorted(unknown))}")
-    for key in ("variant", "players", "hands", "discard"):
-        if key not in f:
-            raise ImpossibleSituationError(f"a position needs its {key}")
-    owed = tuple(int(x) for x in f.get("uno_owed", "").split(".") if x.isdigit())
-    return Position(
-        variant=f["variant"], players=tuple(unquote(p) for p in f["players"].split(",")),
-        hands=tuple(cards(h) for h in f["hands"].split("/")), discard=cards(f["discard"]),
-        draw=cards(f.get("draw", "")), color=f.get("color"),
-        direction=number("direction") or 1, to_act=number("to_act") or 0,
-        dealer=number("dealer"), drawn=f.get("drawn"),
-        pending_draw=number("pending_draw") or 0, pending_from=number("pending_from"),
-        previous_color=f.get("previous_color"), uno_owed=owed,
-        options=_options_parse(f.get("options", "")), seed=number("seed") or 0)
-
-
-def _fields(text: str) -> dict[str, str]:
-    if not isinstance(text, str):
-        raise ImpossibleSituationError(f"a position is text, not {text!r}")
-    out: dict[str, str] = {}
-    for part in text.strip().split(";"):
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or key in out:
-            raise ImpossibleSituationError(f"{part!r} is not a key=value field (or repeats one)")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def _options_text(options: TableOptions) -> str:
-    parts = []
-    for f in fields(TableOptions):
-        value = getattr(options, f.name)
-        if value == getattr(_OPTION_DEFAULTS, f.name):
-            continue
-        if f.name == "rule_cards":
-            parts.append("rule_cards:" + "|".join(quote(r, safe="") for r in value))
-        elif value is True:
-            parts.append(f.name)
-        else:
-            parts.append(f"{f.name}:{str(value).lower()}")
-    return ",".join(parts)
-
-
-def _options_parse(text: str) -> TableOptions:
-    data: dict[str, Any] = {}
-    for part in (p for p in text.split(",") if p):
-        name, _, value = part.partition(":")
-        if name == "rule_cards":
-            data[name] = [unquote(r) for r in value.split("|")]
-        elif not value or value == "true":
-            data[name] = True
-        elif value == "false":
-            data[name] = False
-        elif value == "none":
-            data[name] = None
-        elif value.lstrip("-").isdigit():
-            data[name] = int(value)
-        else:
-            raise ImpossibleSituationError(f"option {name}: {value!r} is not a value")
+    >>> p = Position("classic", ("Ann", "Bea"), (("red-7",), ("blue-3",)), ("red-5",))
+    >>> len(filled(p).draw), filled(p).draw == filled(p).draw  # 109 cards less 3
+    (106, True)
+    """
     try:
-        return TableOptions.from_dict(data)
-    except (ValueError, TypeError) as exc:
+        deck = find_variant(position.variant).deck_counts(position.options)
+    except ValueError as exc:
+        raise UnknownVariantError(str(exc)) from None
+    left = Counter(deck)
+    left.subtract((*(c for h in position.hands for c in h), *position.discard, *position.draw))
+    order = {c: i for i, c in enumerate(deck)}
+    rest = sorted((+left).elements(), key=order.__getitem__)
+    random.Random(position.seed).shuffle(rest)
+    return replace(position, draw=(*position.draw, *rest))
+
+
+@contextmanager
+def _impossible() -> Iterator[None]:
+    """The engine's refusal of a position as the referee's: an unknown card, or a position
+    no hand can be in."""
+    try:
+        yield
+    except CardError as exc:
+        raise UnknownCardError(str(exc)) from None
+    except SetupError as exc:
         raise ImpossibleSituationError(str(exc)) from None
 
 
@@ -359,9 +169,19 @@ class Replay:
     @classmethod
     def parse(cls, text: str) -> Replay:
         """Read :attr:`text`, replaying it: a position or action that cannot be is refused."""
-        f = _fields(text)
-        actions = tuple(a.replace("_", " ") for a in f.pop("actions", "").split(",") if a)
-        replay = cls(_position(f), actions)
+        if not isinstance(text, str):
+            raise ImpossibleSituationError(f"a replay is text, not {text!r}")
+        fields, played = [], []  # the actions' field apart, the position's to the engine
+        for part in text.split(";"):
+            key, _, value = part.partition("=")
+            if key.strip() == "actions":
+                played.append(value.strip())
+            else:
+                fields.append(part)
+        if len(played) > 1:
+            raise ImpossibleSituationError("the actions are given twice")
+        actions = tuple(a.replace("_", " ") for a in "".join(played).split(",") if a)
+        replay = cls(parse_position(";".join(fields)), actions)
         steps = replay.steps()  # the engine checks every action; kept in canonical text
         return replace(replay, actions=tuple(step.action for step in steps))
 
@@ -369,7 +189,7 @@ class Replay:
         """The game after every action: the position set up by the engine, then each action
         applied (the game :meth:`Game.replay` gives from the position's setup, without
         the two copies of the setup it makes)."""
-        game = self.position.game()
+        game = position_game(self.position)
         for text in self.actions:
             with _refused():
                 game.apply(text)
@@ -377,7 +197,7 @@ class Replay:
 
     def steps(self) -> tuple[Step, ...]:
         """Each action with its label and the events it gave."""
-        game = self.position.game()
+        game = position_game(self.position)
         out = []
         for text in self.actions:
             with _refused():

@@ -21,7 +21,7 @@ from werkzeug.datastructures import MultiDict
 
 import engine
 from companion.referee_checks import CHECKS, HOUSE_RULES, read_table
-from engine.referee import Position, Replay
+from engine.referee import Replay
 
 #: The most a response may hold: a page or a JSON answer, whatever was asked.
 MAX_ANSWER = 256 * 1024
@@ -124,7 +124,7 @@ def _url(data: st.DataObject, rule: str, game: str) -> str:
 #: Positions to replay from: two seats, ten long names with a deck's worth in hand, junk.
 POSITIONS = [
     START, START + ";to_act=9", "",
-    Position.from_game(engine.find_variant("star-wars").new(LONG_NAMES[:10], seed=3)).text,
+    engine.find_variant("star-wars").new(LONG_NAMES[:10], seed=3).position().reseeded(0).text,
 ]
 #: Any action at all: a kind, then seats (real, past the table, negative), cards, colors.
 junk_actions = st.builds(

@@ -10,17 +10,30 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine import Card, Event, EventKind, Game, TableOptions, cards_text, find_variant, parse_cards
+from engine import (
+    Card,
+    Event,
+    EventKind,
+    Game,
+    Position,
+    TableOptions,
+    cards_text,
+    find_variant,
+    parse_cards,
+)
 
 NAMES = ("Ann", "Bea", "Cal", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon")
 
 
 def position(variant: str, hands: Sequence[str], discard: str, draw: str = "",
              **kwargs: Any) -> Game:
-    """A mid-hand position: hands by seat, discard pile bottom first, draw pile top first."""
+    """A mid-hand position: hands by seat, discard pile bottom first, draw pile top first;
+    the other fields of :class:`engine.Position` by name."""
     kwargs.setdefault("players", NAMES[:len(hands)])
     kwargs.setdefault("seed", 1)
-    return find_variant(variant).from_position(hands, discard, draw, **kwargs)
+    return find_variant(variant).from_position(Position(
+        variant, hands=tuple(tuple(parse_cards(h)) for h in hands),
+        discard=tuple(parse_cards(discard)), draw=tuple(parse_cards(draw)), **kwargs))
 
 
 def deal(variant: str, hands: Sequence[str], first: str, draw: str = "", *, dealer: int = 0,

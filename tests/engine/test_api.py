@@ -197,7 +197,7 @@ def test_from_position_phases():
     drawn = position("classic", ["red-2 red-9", "blue-3"], "red-5", drawn="red-9")
     assert drawn.phase is Phase.DRAWN and legal(drawn) == ["play red-9", "pass", "play red-9 uno"]
     pending = position("classic", ["blue-3 green-1", "red-1 yellow-2"], "red-5 wild-draw4",
-                       "green-7 green-8 green-9 yellow-7", current_color="blue",
+                       "green-7 green-8 green-9 yellow-7", color="blue",
                        pending_draw=4, to_act=0)
     assert pending.phase is Phase.PENDING and pending.pending_draw == 4
     play(pending, "challenge")
@@ -216,7 +216,7 @@ def test_a_copy_has_its_own_drawn_card_and_pending_draw():
     assert copy.phase is Phase.TURN and copy.drawn_card is None
     assert drawn.phase is Phase.DRAWN and drawn.drawn_card == card("red-9")
     pending = position("classic", ["blue-3 green-1", "red-1 yellow-2"], "red-5 wild-draw4",
-                       "green-7 green-8 green-9 yellow-7", current_color="blue",
+                       "green-7 green-8 green-9 yellow-7", color="blue",
                        pending_draw=4, to_act=0)
     copy = pending.copy()
     play(copy, "accept")
@@ -237,7 +237,7 @@ def test_a_copy_has_its_own_drawn_card_and_pending_draw():
     ({"hands": ["red-1", "red-2"], "discard": "red-5", "drawn": "red-9"}, "drawn card"),
     ({"hands": ["red-1 red-3", "red-2"], "discard": "red-5", "uno_owed": [0]}, "one card"),
     ({"hands": ["", ""], "discard": "red-5"}, "only one player"),
-    ({"hands": ["red-1", "red-2"], "discard": "wild-draw4", "current_color": "red",
+    ({"hands": ["red-1", "red-2"], "discard": "wild-draw4", "color": "red",
       "pending_draw": 4}, "previous_color"),
     ({"hands": ["red-1", "red-2"], "discard": "red-5 red-draw2", "pending_draw": 2},
      "stacking"),

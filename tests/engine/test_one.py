@@ -81,7 +81,7 @@ def test_r31_wild_draw4_any_time_no_challenge():
 
 def test_r31_nothing_to_challenge():
     game = position("one", ["yellow-3 yellow-4", "green-1"], "red-5 wild-draw4",
-                    current_color="green", pending_draw=4, to_act=0, pending_from=1,
+                    color="green", pending_draw=4, to_act=0, pending_from=1,
                     options=TableOptions(stacking=True))
     with pytest.raises(UnplayableCardError, match="R31"):
         game.apply("challenge")

@@ -9,11 +9,22 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
 import engine
-from engine import Card, Color, EventKind, TableOptions, card_name, find_variant
+from engine import (
+    Card,
+    Color,
+    EventKind,
+    Game,
+    Phase,
+    TableOptions,
+    card_name,
+    find_variant,
+    parse_cards,
+)
 from engine.referee import (
     BadCountError,
     IllegalMoveError,
@@ -913,7 +924,7 @@ def test_position_text_round_trips():
                                         rule_cards=("Sing, loudly|now", "Hop")),
                    seed=7, uno_owed=())
     assert Position.parse(odd.text) == odd
-    assert odd.hands == (("red-7", "wild-draw4"), ("blue-1",))  # canonical card text
+    assert odd.hands == (tuple(parse_cards("red-7 wild-draw4")), (Card.parse("blue-1"),))
 
 
 @pytest.mark.parametrize("variant", ALL)
@@ -921,8 +932,8 @@ def test_position_from_a_dealt_game_round_trips(variant):
     game = find_variant(variant).new(3, seed=11)
     if game.phase.value != "turn":
         return
-    p = Position.from_game(game)
-    again = Position.parse(p.text).game()
+    p = game.position().reseeded(0)
+    again = Game.from_position(Position.parse(p.text))
     assert again.hands == game.hands and again.to_act == game.to_act
     assert again.legal_actions() == game.legal_actions()
 
@@ -973,18 +984,37 @@ def test_replay_labels_every_kind_of_decision():
      ImpossibleSituationError),
     (lambda: Replay.parse(START + ";hats=2"), ImpossibleSituationError),
     (lambda: Replay.parse(START.replace("classic", "uno-flip")).game(), UnknownVariantError),
-    (lambda: Position.parse(START.replace("red-9", "purple-9")), UnknownCardError),
-    (lambda: Position.parse(START.replace("players=Ann,Bea,Cy", "players=Ann")).game(),
+    (lambda: Replay.parse(START.replace("red-9", "purple-9")), UnknownCardError),
+    (lambda: Replay.parse(START.replace("players=Ann,Bea,Cy", "players=Ann")),
      ImpossibleSituationError),
-    (lambda: Position.parse(START + ";options=stacking:maybe"), ImpossibleSituationError),
+    (lambda: Replay.parse(START + ";options=stacking:maybe"), ImpossibleSituationError),
 ])
 def test_replay_refusals(call, error):
     with pytest.raises(error):
         call()
 
 
-def test_position_is_not_taken_while_a_draw_is_pending():
+def test_a_position_taken_while_a_draw_is_pending_replays_the_same():
+    # A position is taken at any moment (engine.Position): here Bea faces a Wild Draw 4
+    # that Ann played holding a red card (R10), and the link holds it whole.
     r = Replay.parse("variant=classic;players=Ann,Bea;hands=wild-draw4.red-1/blue-3;"
                      "discard=red-5;draw=yellow-1").play("play wild-draw4 green")
-    with pytest.raises(ImpossibleSituationError, match="pending"):
-        Position.from_game(r.game())
+    taken = Replay(r.game().position().reseeded(0))
+    assert taken.to_dict()["phase"] == "pending" and taken.choices() == r.choices()
+    assert Replay.parse(taken.text) == taken
+    assert taken.play("challenge").steps()[-1] == r.play("challenge").steps()[-1]
+
+
+#: A link the referee's replay page shared before positions held their phase (the API's
+#: examples, docs/api/examples): it opens as it did, with the same text.
+OLD_LINK = ("/referee/replay?p=variant%3Dclassic;players%3DAnn,Bea;hands%3Dred-7.wild/"
+            "blue-3.green-5;discard%3Dred-5;draw%3Dyellow-1.yellow-2;options%3Duno_penalty:4;"
+            "actions%3Dplay_red-7")
+
+
+def test_a_link_shared_before_positions_held_their_phase_still_opens():
+    text = unquote(OLD_LINK.partition("?p=")[2])
+    r = Replay.parse(text)
+    assert r.text == text and r.position.phase is Phase.TURN
+    assert r.position.options == TableOptions(uno_penalty=4)
+    assert [c.action for c in r.choices()] == ["draw", "uno 0", "catch 1 0"]

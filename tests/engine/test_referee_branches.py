@@ -26,6 +26,7 @@ from engine import (
     Game,
     LeverOutcome,
     Phase,
+    Position,
     TableOptions,
     find_variant,
 )
@@ -158,8 +159,9 @@ def every_game(p: dict[str, object]) -> Iterator[tuple[Game, list[Event]]]:
         if fill is not None:
             rest[fill] -= 1
         pile = sorted((+rest).elements(), key=lambda c: (not c.is_number, c.text))[:30]
-        game = cls.from_position(full, [top], pile, players=NAMES[:p["seats"]],
-                                 current_color=top.color, options=p["options"], seed=0)
+        game = cls.from_position(Position(
+            cls.name, NAMES[:p["seats"]], tuple(map(tuple, full)), (top,), tuple(pile),
+            top.color, options=p["options"]))
         plays = [a for a in game.legal_actions() if a.kind is ActionKind.PLAY
                  and a.card is played and not a.uno
                  and (p["named"] is None or a.color is p["named"])]

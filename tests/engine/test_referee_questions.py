@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EventKind, SetupError, TableOptions, find_variant
+from engine import EventKind, Position, SetupError, TableOptions, find_variant
 from engine.referee import (
     BadCountError,
     ImpossibleSituationError,
@@ -101,14 +101,17 @@ def test_a_draw_pile_the_deck_cannot_fill_beside_the_hands_is_refused():
 
 def test_from_position_leaves_the_rule_cards_asked_in_the_unit():
     jackpot = find_variant("wild-jackpot")
-    game = jackpot.from_position(["red-1", "red-2", "red-3"], ["red-5"], ["blue-1"],
-                                 rule_cards=2, seed=0)
+    hands = (("red-1",), ("red-2",), ("red-3",))
+    game = jackpot.from_position(Position("wild-jackpot", (), hands, ("red-5",), ("blue-1",),
+                                          rule_cards_left=2))
     unit = game.rule_dispenser
     assert len(unit.loaded) == 2 and len(unit.used) == 4  # 8 // 3 = 2 each: 6 written
     with pytest.raises(SetupError, match="the unit holds 0 to 6 rule cards"):
-        jackpot.from_position(["red-1", "red-2", "red-3"], ["red-5"], rule_cards=7)
+        jackpot.from_position(Position("wild-jackpot", (), hands, ("red-5",),
+                                       rule_cards_left=7))
     with pytest.raises(SetupError, match="classic has no rule-card unit"):
-        find_variant("classic").from_position(["red-1", "red-2"], ["red-5"], rule_cards=0)
+        find_variant("classic").from_position(Position("classic", (), hands[:2], ("red-5",),
+                                                       rule_cards_left=0))
 
 
 @pytest.mark.parametrize("left, before", [(None, None), (3, None), (1, 1), (0, 0)])

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 import engine
-from engine import Card, Color, TableOptions
+from engine import Card, Color, Game, TableOptions
 from engine.referee import (
     BadCountError,
     ImpossibleSituationError,
@@ -22,6 +22,7 @@ from engine.referee import (
     can_play,
     challenge,
     end_of_hand,
+    filled,
     first_card,
     jump_in,
     seven_zero,
@@ -126,9 +127,9 @@ def test_a_filled_position_holds_the_whole_deck_once(variant):
     cls = engine.find_variant(variant)
     hands = (("red-7",), ("blue-3", "green-5"))
     position = Position(variant, ("Ann", "Bea"), hands, ("red-5",), ("yellow-1",), seed=3)
-    filled = position.filled()
-    assert filled.draw[:1] == ("yellow-1",) and filled == position.filled()
-    every = Counter(Card.parse(c) for c in (*(c for h in hands for c in h), "red-5",
-                                            *filled.draw))
+    whole = filled(position)
+    assert whole.draw[:1] == (Card.parse("yellow-1"),) and whole == filled(position)
+    every = Counter((*(Card.parse(c) for h in hands for c in h), Card.parse("red-5"),
+                     *whole.draw))
     assert every == Counter(cls.deck_counts(position.options))
-    assert filled.game().to_act == 0  # the engine sets it up
+    assert Game.from_position(whole).to_act == 0  # the engine sets it up

@@ -18,7 +18,7 @@ import pytest
 
 import engine
 from engine import Action, ActionKind, Card, Event, Game
-from engine.referee import Position, Replay, branch, resolve
+from engine.referee import Replay, branch, resolve
 from engine.referee.branch import Branch, Budget, neutral_order
 from engine.referee.keywords import can_play, challenge, whos_next
 from engine.referee.resolve import BluffTest, guilt
@@ -117,12 +117,12 @@ def test_a_replay_plays_the_game_the_engine_replays(variant):
     # through Game.replay and its copies of the setup: the same game, generator and all
     # (a Wild Jackpot lever spins it).
     rng = random.Random(7)
-    replay = Replay(Position.from_game(engine.find_variant(variant).new(S4, seed=1)))
+    replay = Replay(engine.find_variant(variant).new(S4, seed=1).position().reseeded(0))
     for _ in range(40):
         choices = replay.choices()
         if not choices:
             break
         replay = replay.play(rng.choice(choices).action)
     assert variant != "wild-jackpot" or "lever" in replay.actions  # the generator spun
-    start = replay.position.game()
+    start = Game.from_position(replay.position)
     assert replay.game().to_json() == Game.replay(start.setup, replay.actions).to_json()

@@ -113,7 +113,7 @@ def test_r3_match_color_or_number(variant, card, ok):
 def test_r3_on_a_wild_only_the_named_color_matches(variant):
     other_wild = "wild-dip" if variant == "pizza-pizza" else "wild"  # pizza has one Wild
     game = position(variant, [f"green-4 red-4 {other_wild}", "yellow-3 yellow-4"],
-                    "yellow-5 wild", "green-1", current_color="green")
+                    "yellow-5 wild", "green-1", color="green")
     assert game.is_legal("play green-4")
     assert not game.is_legal("play red-4")  # a red card on a green-named wild
     assert game.is_legal(f"play {other_wild} blue")  # a wild goes on anything

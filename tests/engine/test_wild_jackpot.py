@@ -110,7 +110,7 @@ def test_r18_a_jackpot_pulls_the_lever():
 
 def test_r18_jackpot_matches_color_or_another_jackpot():
     game = position("wild-jackpot", ["blue-jackpot red-1", "blue-2"], "green-jackpot",
-                    current_color="green")
+                    color="green")
     assert game.is_legal("play blue-jackpot")
     game = position("wild-jackpot", ["blue-jackpot red-1", "blue-2"], "green-5")
     assert not game.is_legal("play blue-jackpot")
