@@ -19,6 +19,7 @@ Needs a Chromium: the system's (Debian's ``chromium``) or Playwright's own
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import sys
 import tempfile
@@ -37,6 +38,7 @@ from werkzeug.serving import make_server
 from companion import create_app
 
 COLD_MS, WARM_MS = 500, 250
+SMOKE = os.environ.get("UNO_BENCH_SMOKE") == "1"
 CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
@@ -57,7 +59,9 @@ def main() -> None:
                                              args=["--no-sandbox", "--disable-gpu"])
                 game, storage = a_game_and_its_keeper(browser, base_url)
                 pages = ["/", "/rules/classic", "/games/new", game, f"{game}/hands/new?out=0"]
-                found = first_loads(browser, base_url, pages, storage)
+                # UNO_BENCH_SMOKE=1 (tests/test_bench.py): one try of each, to see it run.
+                tries = {"phones": 1, "warm_tries": 1} if SMOKE else {}
+                found = first_loads(browser, base_url, pages, storage, **tries)
                 browser.close()
         finally:
             server.shutdown()
