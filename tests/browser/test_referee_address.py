@@ -111,25 +111,31 @@ def test_a_verdict_by_its_address_without_javascript(page_without_js: Page) -> N
 
 def test_the_pages_of_a_verdicts_address_have_no_accessibility_violation(browser,
                                                                          base_url) -> None:
-    for scheme in ("light", "dark"):
-        context = browser.new_context(viewport={"width": 360, "height": 640},
-                                      base_url=base_url, color_scheme=scheme,
-                                      has_touch=True, is_mobile=True)
-        page = context.new_page()
-        found = []
-        page.goto("/referee/challenge?variant=classic&seats=Ann,Bea,Cy,Dan")
-        page.get_by_text("(change)").tap()
-        expect(page.get_by_label("Cards drawn for a missed UNO call")).to_be_visible()
-        found.append(("table options", violations(page)))
-        assert_fits_phone(page)
-        ask_a_challenge(page)
-        found.append(("verdict", violations(page)))
-        page.locator("#answer ul.sources a").first.tap()
-        expect(page).to_have_url(re.compile(r"/rules/classic#"))
-        page.go_back()
-        expect_the_challenge_as_asked(page)
-        found.append(("verdict after Back", violations(page)))
-        page.goto("/referee/uno?variant=one&seats=Ann,Bea&uno_penalty=99")
-        found.append(("an option out of bounds", violations(page)))
-        context.close()
-        assert [(name, v) for name, v in found if v] == [], scheme
+    # One walk, each page checked light and dark.
+    context = browser.new_context(viewport={"width": 360, "height": 640},
+                                  base_url=base_url, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    found = []
+
+    def check(name: str) -> None:
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            found.append((f"{name} ({scheme})", violations(page)))
+
+    page.goto("/referee/challenge?variant=classic&seats=Ann,Bea,Cy,Dan")
+    page.get_by_text("(change)").tap()
+    expect(page.get_by_label("Cards drawn for a missed UNO call")).to_be_visible()
+    check("table options")
+    assert_fits_phone(page)
+    ask_a_challenge(page)
+    check("verdict")
+    page.locator("#answer ul.sources a").first.tap()
+    expect(page).to_have_url(re.compile(r"/rules/classic#"))
+    page.go_back()
+    expect_the_challenge_as_asked(page)
+    check("verdict after Back")
+    page.goto("/referee/uno?variant=one&seats=Ann,Bea&uno_penalty=99")
+    check("an option out of bounds")
+    context.close()
+    assert [(name, v) for name, v in found if v] == []
+

@@ -101,10 +101,10 @@ CARD_CONTRAST = """(selector) => {
 
 
 @pytest.fixture()
-def phone(browser, base_url, request) -> Iterator[Page]:
-    """A 360x640 touch phone in the colour scheme the test is given, in a far time zone."""
-    yield from phone_page(browser, base_url, "the phone", timezone_id=ZONE,
-                          color_scheme=getattr(request, "param", "light"))
+def phone(browser, base_url) -> Iterator[Page]:
+    """A 360x640 touch phone in a far time zone (its pages checked light and dark:
+    :func:`checked`)."""
+    yield from phone_page(browser, base_url, "the phone", timezone_id=ZONE)
 
 
 def checked(page: Page, name: str) -> None:
@@ -149,7 +149,6 @@ def ruling_codes(page: Page) -> list[str]:
     return re.findall(r"\bR\d{1,2}\b", text)
 
 
-@pytest.mark.parametrize("phone", SCHEMES, indirect=True)
 def test_one_opponents_cards_fit_one_screen_with_the_footer(phone: Page) -> None:
     page = phone
     start_game(page, "classic", ["Ann", "Bob", "Cy", "Dee"])
@@ -169,16 +168,17 @@ def test_one_opponents_cards_fit_one_screen_with_the_footer(phone: Page) -> None
     wild = page.locator("#seat-1 .cell[data-card='wild-draw4']")
     assert wild.evaluate("el => getComputedStyle(el, '::after').content") == '"×1"'
     checked(page, "card picker")
-    contrast = page.evaluate(CARD_CONTRAST, "#seat-1 .cell")
-    assert len(contrast) > 50
-    assert not [c for c in contrast if c["edge"] < 3 or c["text"] < 4.5], contrast
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        contrast = page.evaluate(CARD_CONTRAST, "#seat-1 .cell")
+        assert len(contrast) > 50
+        assert not [c for c in contrast if c["edge"] < 3 or c["text"] < 4.5], (scheme, contrast)
     # At twice the text size, the words still break only between words.
     page.evaluate("document.documentElement.style.fontSize = '200%'")
     assert page.evaluate(BROKEN_WORDS) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-@pytest.mark.parametrize("phone", SCHEMES, indirect=True)
 def test_the_lever_is_in_the_first_screen_and_a_long_rule_card_is_whole(phone: Page) -> None:
     page = phone
     names = ["Ana", "Ben", "Cy", "Dee"]  # issue 26's table
