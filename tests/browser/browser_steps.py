@@ -180,6 +180,10 @@ def assert_fits_phone(page: Page) -> None:
 def phone_context(browser, **extra):
     # CSS pixels are what the pages are laid out and measured in; a second device pixel
     # per CSS pixel only made every frame four times the work to draw.
+    # The service worker (static/sw.js) is the offline tests' and the Back-and-resend
+    # tests' (they pass service_workers="allow"); elsewhere its fetching ahead of each
+    # game's pages was a tenth of the browser tests' CPU, for nothing they look at.
+    extra.setdefault("service_workers", "block")
     return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
                                device_scale_factor=1, **extra)
 

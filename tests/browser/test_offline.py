@@ -66,12 +66,14 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture()
 def phone(browser, server: Server) -> Iterator[Page]:
-    yield from phone_page(browser, f"http://127.0.0.1:{server.port}", "the phone")
+    yield from phone_page(browser, f"http://127.0.0.1:{server.port}", "the phone",
+                          service_workers="allow")
 
 
 @pytest.fixture()
 def second_phone(browser, server: Server) -> Iterator[Page]:
-    yield from phone_page(browser, f"http://127.0.0.1:{server.port}", "the second phone")
+    yield from phone_page(browser, f"http://127.0.0.1:{server.port}", "the second phone",
+                          service_workers="allow")
 
 
 def a_game_kept_on(phone: Page) -> str:

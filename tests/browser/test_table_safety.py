@@ -11,14 +11,22 @@ import re
 import sqlite3
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from typing import Any
 from urllib.parse import urlsplit
 
-from browser_steps import record_hand, start_game, tap_cards
+import pytest
+from browser_steps import phone_page, record_hand, start_game, tap_cards
 from flask import Flask
 from playwright.sync_api import Error, Locator, Page, expect
+
+
+@pytest.fixture()
+def page(browser, base_url) -> Iterator[Page]:
+    """The phone with its service worker, as a phone has it: Back, a resend and a second
+    tab go through it too."""
+    yield from phone_page(browser, base_url, "the page", service_workers="allow")
 
 
 def _query(live_app: Flask, sql: str, *params: Any) -> list[tuple[Any, ...]]:
