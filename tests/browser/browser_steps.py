@@ -160,6 +160,16 @@ def violations(page: Page) -> list[str]:
             for v in json.loads(result) for node in v["nodes"]]
 
 
+def violations_light_and_dark(page: Page) -> list[str]:
+    """What axe finds on the page as it is, in light and in dark (one walk of a flow
+    checks both schemes), each line saying its scheme."""
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found.extend(f"({scheme}) {line}" for line in violations(page))
+    return found
+
+
 def assert_fits_phone(page: Page) -> None:
     """No horizontal scroll, and every visible control is at least 44px in both directions,
     on the page as it is now (after a click, wait for the page it leads to first)."""

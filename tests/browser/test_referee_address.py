@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import re
 
-from browser_steps import assert_fits_phone, card_cell, seat, start_game, violations
+from browser_steps import (
+    assert_fits_phone,
+    card_cell,
+    seat,
+    start_game,
+    violations_light_and_dark,
+)
 from playwright.sync_api import Page, expect
 
 HAND = ["red-3", "blue-7", "green-1"]
@@ -118,9 +124,7 @@ def test_the_pages_of_a_verdicts_address_have_no_accessibility_violation(browser
     found = []
 
     def check(name: str) -> None:
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            found.append((f"{name} ({scheme})", violations(page)))
+        found.append((name, violations_light_and_dark(page)))
 
     page.goto("/referee/challenge?variant=classic&seats=Ann,Bea,Cy,Dan")
     page.get_by_text("(change)").tap()
